@@ -1,0 +1,116 @@
+"""The `arcade-lab` command: one entry point for the app and every headless tool."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import __version__
+
+PENDING = {
+    "run": "agents (issue: Agents — ALE 2013 baselines, SARSA(λ), UCT, BFS)",
+    "eval": "evaluation (issue: Evaluation — protocols, Ray runner, metrics)",
+    "report": "evaluation reports (issue: Evaluation — protocols, Ray runner, metrics)",
+    "replay": "recorded human sessions (issue: Save states, rewind and human baseline sessions)",
+}
+
+
+def _cmd_games(args) -> int:
+    from . import roms
+
+    errors: list = []
+    infos = roms.scan(args.paths, errors=errors)
+    if args.supported:
+        infos = [i for i in infos if i.supported]
+    print(f"{'id':<20} {'title':<28} {'md5':<32} {'scheme':<10} supported")
+    for i in infos:
+        print(f"{i.id:<20} {i.title[:28]:<28} {i.md5:<32} {i.scheme:<10} {'yes' if i.supported else 'no'}")
+    n_sup = sum(1 for i in infos if i.supported)
+    print(f"{len(infos)} ROM files, {n_sup} supported (ALE game rules)")
+    for e in errors:
+        print(f"skipped: {e}", file=sys.stderr)
+    return 0
+
+
+def _cmd_play(args) -> int:
+    try:
+        from app.main import main as app_main
+    except ImportError as e:  # the desktop app is optional at install time
+        print(f"The desktop app cannot start: {e}", file=sys.stderr)
+        return 2
+    return app_main(args)
+
+
+def _cmd_parity(args) -> int:
+    from .parity import main as parity_main
+
+    return parity_main(args)
+
+
+def _cmd_bench(args) -> int:
+    from .bench import main as bench_main
+
+    return bench_main(args)
+
+
+def _pending(name):
+    def run(args) -> int:
+        print(f"`arcade-lab {name}` is not available yet: it belongs to {PENDING[name]}, which is still open.",
+              file=sys.stderr)
+        return 2
+    return run
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="arcade-lab", description="Arcade Lab: play, record and evaluate Atari 2600 games.")
+    p.add_argument("--version", action="version", version=f"arcade-lab {__version__}")
+    sub = p.add_subparsers(dest="cmd")
+
+    g = sub.add_parser("games", help="list the ROM catalog")
+    g.add_argument("paths", nargs="*", help="extra ROM files or folders")
+    g.add_argument("--supported", action="store_true", help="only games with ALE rules")
+    g.set_defaults(func=_cmd_games)
+
+    pl = sub.add_parser("play", help="open the desktop app (default)")
+    pl.add_argument("game", nargs="?", default=None, help="game id, md5 or ROM path (default: pong)")
+    pl.add_argument("--frames", type=int, default=0, help="quit after this many frames (smoke tests)")
+    pl.add_argument("--self-test", action="store_true", help="load a game headless, run frames, exit 0")
+    pl.set_defaults(func=_cmd_play)
+
+    pa = sub.add_parser("parity", help="lockstep comparison against ale-py")
+    pa.add_argument("--games", nargs="+", default=["all"], help="'all' or game ids")
+    pa.add_argument("--frames", type=int, default=5000)
+    pa.add_argument("--seed", type=int, nargs="+", default=[0], help="action seeds (several allowed)")
+    pa.add_argument("--out", default="parity-out", help="folder for diff images and action traces")
+    pa.add_argument("--frameskip", type=int, default=1)
+    pa.add_argument("--sticky", type=float, default=0.0, help="repeat_action_probability for both engines")
+    pa.add_argument("--all-modes", action="store_true", help="every mode/difficulty pair (shorter traces)")
+    pa.add_argument("--jobs", type=int, default=1, help="games compared in parallel processes")
+    pa.add_argument("--update-ledger", action="store_true", help="rewrite tests/parity_ledger.json")
+    pa.set_defaults(func=_cmd_parity)
+
+    b = sub.add_parser("bench", help="frames/s of our engine and ale-py side by side")
+    b.add_argument("--games", nargs="+", default=None)
+    b.add_argument("--frames", type=int, default=4000)
+    b.add_argument("--frameskip", type=int, default=4)
+    b.set_defaults(func=_cmd_bench)
+
+    for name in PENDING:
+        sp = sub.add_parser(name, help=f"(pending) {PENDING[name]}")
+        sp.add_argument("rest", nargs=argparse.REMAINDER)
+        sp.set_defaults(func=_pending(name))
+    return p
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "cmd", None):
+        args = parser.parse_args(["play"] + (argv or sys.argv[1:]))
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,545 @@
+"""NMOS 6502 as ALE's "Low" CPU runs it (ale-behaviour.md §3.2).
+
+Timing convention: the opcode is fetched, then the instruction's whole base cycle count is charged before
+any operand access, plus page-cross/branch extras — so every TIA/RIOT access is stamped at the end of the
+instruction. No addressing-mode dummy reads and no RMW double writes; only the stack instructions' dummy
+peeks (JSR, RTS, RTI, PLA, PLP, BRK). Decimal mode uses table-based BCD with N/Z from the BCD result.
+Decoding is data-driven: ``opcodes.MODE``/``ACCESS`` choose the operand, ``opcodes.OPERATION`` the work.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import opcodes as oc
+from ._jit import jit
+from .bus import peek as bus_peek, poke as bus_poke
+from .layout import (A, X, Y, SP, PC, IR, FN, FV, FB, FD, FI, FNZ, FC, EXEC, EX_FATAL, LAST_READ, CYC,
+                     INSTR, JAMMED)
+
+CYCLES = oc.CYCLES
+OPERATION = oc.OPERATION
+MODE = oc.MODE
+ACCESS = oc.ACCESS
+
+# Stella's decimal tables: [0..255] BCD byte -> value, [256..511] value -> BCD byte. SBC can index
+# below 256 with a negative difference; the flat layout reproduces what the C++ 2-D table does then.
+BCD = np.zeros(512, dtype=np.int64)
+for _t in range(256):
+    BCD[_t] = ((_t >> 4) * 10) + (_t & 0x0F)
+    BCD[256 + _t] = (((_t % 100) // 10) << 4) | (_t % 10)
+
+(O_ADC, O_AND, O_ASL, O_ASLA, O_BCC, O_BCS, O_BEQ, O_BIT, O_BMI, O_BNE, O_BPL, O_BRK, O_BVC, O_BVS, O_CLC,
+ O_CLD, O_CLI, O_CLV, O_CMP, O_CPX, O_CPY, O_DEC, O_DEX, O_DEY, O_EOR, O_INC, O_INX, O_INY, O_JMP, O_JSR,
+ O_LDA, O_LDX, O_LDY, O_LSR, O_LSRA, O_NOP, O_ORA, O_PHA, O_PHP, O_PLA, O_PLP, O_ROL, O_ROLA, O_ROR, O_RORA,
+ O_RTI, O_RTS, O_SBC, O_SEC, O_SED, O_SEI, O_STA, O_STX, O_STY, O_TAX, O_TAY, O_TSX, O_TXA, O_TXS, O_TYA,
+ O_ANC, O_ANE, O_ARR, O_ASR, O_DCP, O_ISB, O_LAS, O_LAX, O_LXA, O_RLA, O_RRA, O_SAX, O_SBX, O_SHA, O_SHS,
+ O_SHX, O_SHY, O_SLO, O_SRE, O_JAM) = range(len(oc.OPS))
+assert oc.OPS[O_JAM] == "JAM"
+
+
+@jit(inline='always')
+def _rd(s, rom, fb, addr, draw):
+    v = bus_peek(s, rom, fb, addr, draw)
+    s[LAST_READ] = 1
+    return v
+
+
+@jit(inline='always')
+def _wr(s, rom, fb, addr, value, draw):
+    bus_poke(s, rom, fb, addr, value & 0xFF, draw)
+    s[LAST_READ] = 0
+
+
+@jit
+def _signed(v):
+    return v - 256 if v & 0x80 else v
+
+
+@jit
+def execute(s, rom, fb, number, draw):
+    """Run up to ``number`` instructions, stopping early when the TIA ends the frame (EX_STOP) or a
+    JAM halts the CPU for good (EX_FATAL). ``draw`` false skips pixel writes (collisions still count)."""
+    s[EXEC] &= EX_FATAL
+    a = s[A]
+    x = s[X]
+    y = s[Y]
+    sp = s[SP]
+    pc = s[PC]
+    n = s[FN]
+    v = s[FV]
+    b = s[FB]
+    d = s[FD]
+    i = s[FI]
+    notz = s[FNZ]
+    c = s[FC]
+    count = 0
+    while s[EXEC] == 0 and number > 0:
+        number -= 1
+        count += 1
+        op = _rd(s, rom, fb, pc, draw)
+        pc = (pc + 1) & 0xFFFF
+        s[IR] = op
+        s[CYC] += CYCLES[op]
+        mode = MODE[op]
+        acc = ACCESS[op]
+        kind = OPERATION[op]
+        addr = 0
+        val = 0
+
+        # ---- operand -------------------------------------------------------------------------
+        if mode == oc.IMM or mode == oc.REL:
+            addr = pc
+            pc = (pc + 1) & 0xFFFF
+            val = _rd(s, rom, fb, addr, draw)
+        elif mode == oc.ZP:
+            addr = _rd(s, rom, fb, pc, draw)
+            pc = (pc + 1) & 0xFFFF
+        elif mode == oc.ZPX:
+            addr = (_rd(s, rom, fb, pc, draw) + x) & 0xFF
+            pc = (pc + 1) & 0xFFFF
+        elif mode == oc.ZPY:
+            addr = (_rd(s, rom, fb, pc, draw) + y) & 0xFF
+            pc = (pc + 1) & 0xFFFF
+        elif mode == oc.ABS or mode == oc.ABX or mode == oc.ABY:
+            if kind != O_JSR:
+                lo = _rd(s, rom, fb, pc, draw)
+                hi = _rd(s, rom, fb, (pc + 1) & 0xFFFF, draw)
+                addr = lo | (hi << 8)
+                pc = (pc + 2) & 0xFFFF
+                if mode != oc.ABS:
+                    idx = x if mode == oc.ABX else y
+                    if acc == oc.ACC_R and ((addr ^ (addr + idx)) & 0xFF00):
+                        s[CYC] += 1
+                    addr = (addr + idx) & 0xFFFF
+        elif mode == oc.IZX:
+            ptr = (_rd(s, rom, fb, pc, draw) + x) & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            # the high byte comes from ptr+1 without zero-page wrap ($FF -> $0100, a TIA read)
+            addr = _rd(s, rom, fb, ptr, draw) | (_rd(s, rom, fb, ptr + 1, draw) << 8)
+        elif mode == oc.IZY:
+            ptr = _rd(s, rom, fb, pc, draw)
+            pc = (pc + 1) & 0xFFFF
+            addr = _rd(s, rom, fb, ptr, draw) | (_rd(s, rom, fb, ptr + 1, draw) << 8)
+            if acc == oc.ACC_R and ((addr ^ (addr + y)) & 0xFF00):
+                s[CYC] += 1
+            addr = (addr + y) & 0xFFFF
+        elif mode == oc.IND:
+            lo = _rd(s, rom, fb, pc, draw)
+            hi = _rd(s, rom, fb, (pc + 1) & 0xFFFF, draw)
+            ptr = lo | (hi << 8)
+            pc = (pc + 2) & 0xFFFF
+            high = (ptr & 0xFF00) if ((ptr ^ (ptr + 1)) & 0xFF00) else ptr + 1
+            addr = _rd(s, rom, fb, ptr, draw) | (_rd(s, rom, fb, high & 0xFFFF, draw) << 8)
+        if mode != oc.IMM and mode != oc.REL and (acc == oc.ACC_R or acc == oc.ACC_RMW):
+            val = _rd(s, rom, fb, addr, draw)
+
+        # ---- operation -----------------------------------------------------------------------
+        if kind == O_LDA:
+            a = val
+            notz = a
+            n = a >> 7
+        elif kind == O_STA:
+            _wr(s, rom, fb, addr, a, draw)
+        elif kind == O_BNE or kind == O_BEQ or kind == O_BPL or kind == O_BMI or kind == O_BCC \
+                or kind == O_BCS or kind == O_BVC or kind == O_BVS:
+            if kind == O_BNE:
+                taken = notz != 0
+            elif kind == O_BEQ:
+                taken = notz == 0
+            elif kind == O_BPL:
+                taken = n == 0
+            elif kind == O_BMI:
+                taken = n != 0
+            elif kind == O_BCC:
+                taken = c == 0
+            elif kind == O_BCS:
+                taken = c != 0
+            elif kind == O_BVC:
+                taken = v == 0
+            else:
+                taken = v != 0
+            if taken:
+                target = (pc + _signed(val)) & 0xFFFF
+                s[CYC] += 2 if ((pc ^ target) & 0xFF00) else 1
+                pc = target
+        elif kind == O_LDX:
+            x = val
+            notz = x
+            n = x >> 7
+        elif kind == O_LDY:
+            y = val
+            notz = y
+            n = y >> 7
+        elif kind == O_STX:
+            _wr(s, rom, fb, addr, x, draw)
+        elif kind == O_STY:
+            _wr(s, rom, fb, addr, y, draw)
+        elif kind == O_JMP:
+            pc = addr
+        elif kind == O_JSR:
+            lo = _rd(s, rom, fb, pc, draw)
+            pc = (pc + 1) & 0xFFFF
+            _rd(s, rom, fb, 0x100 + sp, draw)
+            _wr(s, rom, fb, 0x100 + sp, pc >> 8, draw)
+            sp = (sp - 1) & 0xFF
+            _wr(s, rom, fb, 0x100 + sp, pc & 0xFF, draw)
+            sp = (sp - 1) & 0xFF
+            pc = lo | (_rd(s, rom, fb, pc, draw) << 8)
+        elif kind == O_RTS:
+            _rd(s, rom, fb, 0x100 + sp, draw)
+            sp = (sp + 1) & 0xFF
+            pc = _rd(s, rom, fb, 0x100 + sp, draw)
+            sp = (sp + 1) & 0xFF
+            pc |= _rd(s, rom, fb, 0x100 + sp, draw) << 8
+            _rd(s, rom, fb, pc, draw)
+            pc = (pc + 1) & 0xFFFF
+        elif kind == O_DEX:
+            x = (x - 1) & 0xFF
+            notz = x
+            n = x >> 7
+        elif kind == O_DEY:
+            y = (y - 1) & 0xFF
+            notz = y
+            n = y >> 7
+        elif kind == O_INX:
+            x = (x + 1) & 0xFF
+            notz = x
+            n = x >> 7
+        elif kind == O_INY:
+            y = (y + 1) & 0xFF
+            notz = y
+            n = y >> 7
+        elif kind == O_CMP or kind == O_CPX or kind == O_CPY:
+            r = a if kind == O_CMP else (x if kind == O_CPX else y)
+            t = (r - val) & 0xFFFF
+            notz = t
+            n = (t >> 7) & 1
+            c = 0 if t & 0x100 else 1
+        elif kind == O_AND:
+            a &= val
+            notz = a
+            n = a >> 7
+        elif kind == O_ORA:
+            a |= val
+            notz = a
+            n = a >> 7
+        elif kind == O_EOR:
+            a ^= val
+            notz = a
+            n = a >> 7
+        elif kind == O_ADC or kind == O_SBC or kind == O_RRA or kind == O_ISB:
+            if kind == O_RRA:
+                oldc = c
+                c = val & 1
+                val = ((val >> 1) & 0x7F) | (0x80 if oldc else 0)
+                _wr(s, rom, fb, addr, val, draw)
+            elif kind == O_ISB:
+                val = (val + 1) & 0xFF
+                _wr(s, rom, fb, addr, val, draw)
+            olda = a
+            if kind == O_ADC or kind == O_RRA:
+                if not d:
+                    ssum = _signed(a) + _signed(val) + (1 if c else 0)
+                    v = 1 if (ssum > 127 or ssum < -128) else 0
+                    total = a + val + (1 if c else 0)
+                    a = total & 0xFF
+                    c = 1 if total > 0xFF else 0
+                    notz = a
+                    n = a >> 7
+                else:
+                    total = BCD[a] + BCD[val] + (1 if c else 0)
+                    c = 1 if total > 99 else 0
+                    a = BCD[256 + (total & 0xFF)]
+                    notz = a
+                    n = a >> 7
+                    v = 1 if (((olda ^ a) & 0x80) and ((a ^ val) & 0x80)) else 0
+            else:
+                if not d:
+                    inv = (~val) & 0xFF
+                    ssum = _signed(a) + _signed(inv) + (1 if c else 0)
+                    v = 1 if (ssum > 127 or ssum < -128) else 0
+                    total = a + inv + (1 if c else 0)
+                    a = total & 0xFF
+                    c = 1 if total > 0xFF else 0
+                    notz = a
+                    n = a >> 7
+                else:
+                    borrow = 0 if c else 1
+                    diff = BCD[a] - BCD[val] - borrow
+                    if diff < 0:
+                        diff += 100
+                    a = BCD[256 + diff]
+                    notz = a
+                    n = a >> 7
+                    c = 1 if olda >= val + borrow else 0
+                    v = 1 if (((olda ^ a) & 0x80) and ((a ^ val) & 0x80)) else 0
+        elif kind == O_BIT:
+            notz = a & val
+            n = (val >> 7) & 1
+            v = (val >> 6) & 1
+        elif kind == O_INC or kind == O_DEC:
+            val = (val + (1 if kind == O_INC else -1)) & 0xFF
+            _wr(s, rom, fb, addr, val, draw)
+            notz = val
+            n = val >> 7
+        elif kind == O_ASL or kind == O_SLO:
+            c = (val >> 7) & 1
+            val = (val << 1) & 0xFF
+            _wr(s, rom, fb, addr, val, draw)
+            if kind == O_SLO:
+                a |= val
+                notz = a
+                n = a >> 7
+            else:
+                notz = val
+                n = val >> 7
+        elif kind == O_LSR or kind == O_SRE:
+            c = val & 1
+            val = (val >> 1) & 0x7F
+            _wr(s, rom, fb, addr, val, draw)
+            if kind == O_SRE:
+                a ^= val
+                notz = a
+                n = a >> 7
+            else:
+                notz = val
+                n = val >> 7
+        elif kind == O_ROL:
+            oldc = c
+            c = (val >> 7) & 1
+            val = ((val << 1) | (1 if oldc else 0)) & 0xFF
+            _wr(s, rom, fb, addr, val, draw)
+            notz = val
+            n = val >> 7
+        elif kind == O_RLA:
+            newv = ((val << 1) | (1 if c else 0)) & 0xFF
+            _wr(s, rom, fb, addr, newv, draw)
+            a &= newv
+            c = (val >> 7) & 1
+            notz = a
+            n = a >> 7
+        elif kind == O_ROR:
+            oldc = c
+            c = val & 1
+            val = ((val >> 1) & 0x7F) | (0x80 if oldc else 0)
+            _wr(s, rom, fb, addr, val, draw)
+            notz = val
+            n = val >> 7
+        elif kind == O_ASLA:
+            c = (a >> 7) & 1
+            a = (a << 1) & 0xFF
+            notz = a
+            n = a >> 7
+        elif kind == O_LSRA:
+            c = a & 1
+            a = (a >> 1) & 0x7F
+            notz = a
+            n = a >> 7
+        elif kind == O_ROLA:
+            oldc = c
+            c = (a >> 7) & 1
+            a = ((a << 1) | (1 if oldc else 0)) & 0xFF
+            notz = a
+            n = a >> 7
+        elif kind == O_RORA:
+            oldc = c
+            c = a & 1
+            a = ((a >> 1) & 0x7F) | (0x80 if oldc else 0)
+            notz = a
+            n = a >> 7
+        elif kind == O_TAX:
+            x = a
+            notz = x
+            n = x >> 7
+        elif kind == O_TAY:
+            y = a
+            notz = y
+            n = y >> 7
+        elif kind == O_TXA:
+            a = x
+            notz = a
+            n = a >> 7
+        elif kind == O_TYA:
+            a = y
+            notz = a
+            n = a >> 7
+        elif kind == O_TSX:
+            x = sp
+            notz = x
+            n = x >> 7
+        elif kind == O_TXS:
+            sp = x
+        elif kind == O_PHA or kind == O_PHP:
+            if kind == O_PHA:
+                pv = a
+            else:
+                pv = 0x20 | (n << 7) | (v << 6) | (b << 4) | (d << 3) | (i << 2) | \
+                    (0 if notz else 2) | c
+            _wr(s, rom, fb, 0x100 + sp, pv, draw)
+            sp = (sp - 1) & 0xFF
+        elif kind == O_PLA:
+            _rd(s, rom, fb, 0x100 + sp, draw)
+            sp = (sp + 1) & 0xFF
+            a = _rd(s, rom, fb, 0x100 + sp, draw)
+            notz = a
+            n = a >> 7
+        elif kind == O_PLP or kind == O_RTI:
+            _rd(s, rom, fb, 0x100 + sp, draw)
+            sp = (sp + 1) & 0xFF
+            ps = _rd(s, rom, fb, 0x100 + sp, draw)
+            n = (ps >> 7) & 1
+            v = (ps >> 6) & 1
+            b = 1  # the 6507's B flag always reads as set
+            d = (ps >> 3) & 1
+            i = (ps >> 2) & 1
+            notz = 0 if ps & 0x02 else 1
+            c = ps & 1
+            if kind == O_RTI:
+                sp = (sp + 1) & 0xFF
+                pc = _rd(s, rom, fb, 0x100 + sp, draw)
+                sp = (sp + 1) & 0xFF
+                pc |= _rd(s, rom, fb, 0x100 + sp, draw) << 8
+        elif kind == O_CLC:
+            c = 0
+        elif kind == O_SEC:
+            c = 1
+        elif kind == O_CLD:
+            d = 0
+        elif kind == O_SED:
+            d = 1
+        elif kind == O_CLI:
+            i = 0
+        elif kind == O_SEI:
+            i = 1
+        elif kind == O_CLV:
+            v = 0
+        elif kind == O_NOP:
+            pass
+        elif kind == O_BRK:
+            _rd(s, rom, fb, pc, draw)
+            pc = (pc + 1) & 0xFFFF
+            b = 1
+            _wr(s, rom, fb, 0x100 + sp, pc >> 8, draw)
+            sp = (sp - 1) & 0xFF
+            _wr(s, rom, fb, 0x100 + sp, pc & 0xFF, draw)
+            sp = (sp - 1) & 0xFF
+            pv = 0x20 | (n << 7) | (v << 6) | (b << 4) | (d << 3) | (i << 2) | (0 if notz else 2) | c
+            _wr(s, rom, fb, 0x100 + sp, pv, draw)
+            sp = (sp - 1) & 0xFF
+            i = 1
+            pc = _rd(s, rom, fb, 0xFFFE, draw)
+            pc |= _rd(s, rom, fb, 0xFFFF, draw) << 8
+        # ---- undocumented -----------------------------------------------------------------------
+        elif kind == O_LAX:
+            a = val
+            x = val
+            notz = a
+            n = a >> 7
+        elif kind == O_SAX:
+            _wr(s, rom, fb, addr, a & x, draw)
+        elif kind == O_DCP:
+            val = (val - 1) & 0xFF
+            _wr(s, rom, fb, addr, val, draw)
+            t = (a - val) & 0xFFFF
+            notz = t
+            n = (t >> 7) & 1
+            c = 0 if t & 0x100 else 1
+        elif kind == O_ANC:
+            a &= val
+            notz = a
+            n = a >> 7
+            c = n
+        elif kind == O_ASR:
+            a &= val
+            c = a & 1
+            a = (a >> 1) & 0x7F
+            notz = a
+            n = a >> 7
+        elif kind == O_ARR:
+            if not d:
+                a &= val
+                a = ((a >> 1) & 0x7F) | (0x80 if c else 0)
+                c = (a >> 6) & 1
+                v = 1 if ((a & 0x40) ^ ((a & 0x20) << 1)) else 0
+                notz = a
+                n = a >> 7
+            else:
+                value = a & val
+                a = ((value >> 1) & 0x7F) | (0x80 if c else 0)
+                n = 1 if c else 0
+                notz = a
+                v = 1 if ((value ^ a) & 0x40) else 0
+                if ((value & 0x0F) + (value & 0x01)) > 0x05:
+                    a = (a & 0xF0) | ((a + 0x06) & 0x0F)
+                if ((value & 0xF0) + (value & 0x10)) > 0x50:
+                    a = (a + 0x60) & 0xFF
+                    c = 1
+                else:
+                    c = 0
+        elif kind == O_ANE:
+            a = (a | 0xEE) & x & val
+            notz = a
+            n = a >> 7
+        elif kind == O_LXA:
+            a = (a | 0xEE) & val
+            x = a
+            notz = a
+            n = a >> 7
+        elif kind == O_SBX:
+            t = ((x & a) - val) & 0xFFFF
+            x = t & 0xFF
+            notz = x
+            n = x >> 7
+            c = 0 if t & 0x100 else 1
+        elif kind == O_LAS:
+            a = sp & val
+            x = a
+            sp = a
+            notz = a
+            n = a >> 7
+        elif kind == O_SHA:
+            _wr(s, rom, fb, addr, a & x & (((addr >> 8) & 0xFF) + 1), draw)
+        elif kind == O_SHS:
+            sp = a & x
+            _wr(s, rom, fb, addr, a & x & (((addr >> 8) & 0xFF) + 1), draw)
+        elif kind == O_SHX:
+            _wr(s, rom, fb, addr, x & (((addr >> 8) & 0xFF) + 1), draw)
+        elif kind == O_SHY:
+            _wr(s, rom, fb, addr, y & (((addr >> 8) & 0xFF) + 1), draw)
+        elif kind == O_JAM:
+            s[EXEC] |= EX_FATAL
+            s[JAMMED] = op + 1
+    s[A] = a
+    s[X] = x
+    s[Y] = y
+    s[SP] = sp
+    s[PC] = pc
+    s[FN] = n
+    s[FV] = v
+    s[FB] = b
+    s[FD] = d
+    s[FI] = i
+    s[FNZ] = 1 if notz else 0
+    s[FC] = c
+    s[INSTR] += count
+    return count
+
+
+@jit
+def cpu_reset(s, rom, fb):
+    s[EXEC] = 0
+    s[A] = 0
+    s[X] = 0
+    s[Y] = 0
+    s[SP] = 0xFF
+    s[FN] = 0
+    s[FV] = 0
+    s[FB] = 1
+    s[FD] = 0
+    s[FI] = 0
+    s[FNZ] = 1
+    s[FC] = 0
+    s[LAST_READ] = 1
+    lo = bus_peek(s, rom, fb, 0xFFFC, True)
+    hi = bus_peek(s, rom, fb, 0xFFFD, True)
+    s[PC] = lo | (hi << 8)

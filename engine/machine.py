@@ -1,0 +1,216 @@
+"""The compiled console: power-on, system reset, one video frame (ALE ``TIA::update``), input latching.
+
+A frame runs the CPU for up to 25 000 instructions; it ends when the TIA sees the VSYNC-off write (or the
+line limit), otherwise it stays partial, is greyed, and continues at the next call (ale-behaviour.md §3.3).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import jit
+from .cart_bus import cart_cycles_reset, cart_reset
+from .carts import S_DPC
+from .cpu import cpu_reset, execute
+from .layout import (
+    CYC, MT_IDX, MT0, RAM0, C_SCHEME, C_RESETBANK, C_XRAM_SIZE, D_RNG, EX_STOP,
+    T_FRAMESTART, T_STARTDISP, T_STOPDISP, T_LASTUPD, T_TOEOL, T_FP, T_FBCUR, T_PARTIAL, T_GREYED,
+    T_YSTART, T_HEIGHT, T_FRAMEHEIGHT, T_COLORLOSS, T_LINESLAST, T_CURLINE, T_HMBLANKS, T_FRAMES,
+    T_COLUBK, T_COLUPF, T_COLUP0, T_COLUP1,
+    IN_SWCHA, IN_SWITCHES, IN_FIRE, IN_RES, CFG_CTRL, CFG_PLAYER, CFG_SWAPPADDLES,
+    EV_J_UP, EV_J_DOWN, EV_J_LEFT, EV_J_RIGHT, EV_J_FIRE, EV_P_FIRE, EV_P_RES, EV_RESET, EV_SELECT,
+    EV_DIFF_A, EV_DIFF_B, EV_COLOR, EV_BW, EV_FIRST, EV_LAST, N_STATE, FB_SIZE,
+)
+from .riot import riot_cycles_reset, riot_reset
+from .rng import mt_next, mt_seed
+from .tia import grey_out_frame, tia_cycles_reset, tia_reset
+
+SYSTEM_SEED = 4753849
+INSTRUCTIONS_PER_FRAME = 25000
+MAX_RESISTANCE = 0x7FFFFFFF
+CTRL_JOYSTICK = 0
+CTRL_PADDLES = 1
+
+
+def new_state() -> np.ndarray:
+    return np.zeros(N_STATE, dtype=np.int64)
+
+
+def new_framebuffers() -> np.ndarray:
+    return np.zeros((2, FB_SIZE), dtype=np.uint8)
+
+
+@jit
+def system_reset_cycles(s):
+    c = s[CYC]
+    riot_cycles_reset(s, c)
+    tia_cycles_reset(s, c)
+    cart_cycles_reset(s, c)
+    s[CYC] = 0
+
+
+@jit
+def system_reset(s, rom, fb, pal):
+    """ALE ``System::reset``: rebase cycles, reset RIOT (timer draw), TIA, cartridge (extra-RAM draws),
+    then the CPU (reset vector through the cartridge). RAM is not touched."""
+    system_reset_cycles(s)
+    riot_reset(s)
+    tia_reset(s, fb, pal)
+    cart_reset(s)
+    cpu_reset(s, rom, fb)
+
+
+@jit
+def _start_frame(s):
+    s[T_FBCUR] ^= 1
+    clocks = (s[CYC] * 3 - s[T_FRAMESTART]) % 228
+    system_reset_cycles(s)
+    start = -clocks
+    s[T_FRAMESTART] = start
+    s[T_STARTDISP] = start + 228 * s[T_YSTART]
+    s[T_STOPDISP] = s[T_STARTDISP] + 228 * s[T_HEIGHT]
+    s[T_LASTUPD] = s[T_STARTDISP]
+    s[T_TOEOL] = 228
+    s[T_FP] = 0
+    if s[T_COLORLOSS]:
+        odd = s[T_LINESLAST] & 1
+        for r in (T_COLUBK, T_COLUPF, T_COLUP0, T_COLUP1):
+            s[r] = (s[r] | 1) if odd else (s[r] & 0xFE)
+    s[T_GREYED] = 0
+
+
+@jit
+def run_frame(s, rom, fb, draw):
+    """One ALE ``TIA::update()``. Returns True when the frame finished (else it is partial)."""
+    if not s[T_PARTIAL]:
+        _start_frame(s)
+    s[T_PARTIAL] = 1
+    execute(s, rom, fb, INSTRUCTIONS_PER_FRAME, draw)
+    s[T_CURLINE] = (s[CYC] * 3 - s[T_FRAMESTART]) // 228
+    if s[T_PARTIAL]:
+        if not s[T_GREYED]:
+            grey_out_frame(s, fb)
+        s[T_GREYED] = 1
+        return False
+    s[T_LINESLAST] = s[T_CURLINE]
+    s[T_FRAMES] += 1
+    s[T_GREYED] = 0
+    return True
+
+
+@jit
+def latch_inputs(s):
+    """Controllers and switches read the event table (ALE Joystick/Paddles/Switches)."""
+    swcha = 0
+    for port in range(2):
+        player = s[CFG_PLAYER + port]   # jack the controller in this port was built for
+        shift = 4 if port == 0 else 0
+        if s[CFG_CTRL + port] == CTRL_JOYSTICK:
+            bits = 0
+            if s[EV_J_UP + player] == 0:
+                bits |= 1
+            if s[EV_J_DOWN + player] == 0:
+                bits |= 2
+            if s[EV_J_LEFT + player] == 0:
+                bits |= 4
+            if s[EV_J_RIGHT + player] == 0:
+                bits |= 8
+            swcha |= bits << shift
+            s[IN_FIRE + port] = 1 if s[EV_J_FIRE + player] == 0 else 0
+            s[IN_RES + 2 * port] = MAX_RESISTANCE
+            s[IN_RES + 2 * port + 1] = MAX_RESISTANCE
+        else:
+            # Paddle pair on this jack: paddles 0/1 (left jack) or 2/3 (right jack), optionally swapped.
+            first = 2 * player
+            if s[CFG_SWAPPADDLES]:
+                pin3, pin4, pin5, pin9 = first, first + 1, first, first + 1
+            else:
+                pin3, pin4, pin5, pin9 = first + 1, first, first + 1, first
+            bits = 1 | 2
+            if s[EV_P_FIRE + pin3] == 0:
+                bits |= 4
+            if s[EV_P_FIRE + pin4] == 0:
+                bits |= 8
+            swcha |= bits << shift
+            s[IN_FIRE + port] = 1
+            s[IN_RES + 2 * port] = s[EV_P_RES + pin9]
+            s[IN_RES + 2 * port + 1] = s[EV_P_RES + pin5]
+    s[IN_SWCHA] = swcha
+    sw = s[IN_SWITCHES]
+    if s[EV_COLOR]:
+        sw |= 0x08
+    elif s[EV_BW]:
+        sw &= ~0x08
+    if s[EV_DIFF_A + 1]:
+        sw |= 0x80
+    elif s[EV_DIFF_B + 1]:
+        sw &= ~0x80
+    if s[EV_DIFF_A]:
+        sw |= 0x40
+    elif s[EV_DIFF_B]:
+        sw &= ~0x40
+    sw = (sw & ~0x02) if s[EV_SELECT] else (sw | 0x02)
+    sw = (sw & ~0x01) if s[EV_RESET] else (sw | 0x01)
+    s[IN_SWITCHES] = sw & 0xFF
+
+
+@jit
+def clear_events(s):
+    for k in range(EV_FIRST, EV_LAST):
+        s[k] = 0
+
+
+@jit
+def power_on(s, rom, fb, autodetect, pal_prop):
+    """Build the console as ALE's Console constructor does. With ``autodetect``, run the 60-frame
+    NTSC/PAL detection (frames 30-59 with more than 285 lines count as PAL). Returns 1 for PAL."""
+    mt_seed(s, MT_IDX, MT0, SYSTEM_SEED)
+    for k in range(128):
+        s[RAM0 + k] = mt_next(s, MT_IDX, MT0) & 0xFF
+    riot_reset(s)
+    if s[C_SCHEME] == S_DPC:  # its RNG starts at 1 when the cartridge is built
+        s[D_RNG] = 1
+    latch_inputs(s)
+    pal = pal_prop
+    if autodetect:
+        system_reset(s, rom, fb, False)
+        count = 0
+        for k in range(60):
+            run_frame(s, rom, fb, True)
+            if k >= 30 and s[T_CURLINE] > 285:
+                count += 1
+        pal = 1 if count >= 15 else 0
+    return pal
+
+
+def configure(s: np.ndarray, *, scheme_id: int, reset_bank: int, xram: int, ystart: int, height: int,
+              hmove_blanks: bool, ctrl_left: str, ctrl_right: str, swap_ports: bool, swap_paddles: bool,
+              left_difficulty: str, right_difficulty: str) -> None:
+    """Static cartridge/console properties, before power-on."""
+    s[C_SCHEME] = scheme_id
+    s[C_RESETBANK] = reset_bank
+    s[C_XRAM_SIZE] = xram
+    s[T_YSTART] = ystart
+    s[T_HEIGHT] = height
+    s[T_FRAMEHEIGHT] = max(200, height)
+    s[T_HMBLANKS] = 1 if hmove_blanks else 0
+    jack_types = [CTRL_PADDLES if ctrl_left == "PADDLES" else CTRL_JOYSTICK,
+                  CTRL_PADDLES if ctrl_right == "PADDLES" else CTRL_JOYSTICK]
+    for port in range(2):
+        jack = (1 - port) if swap_ports else port
+        s[CFG_PLAYER + port] = jack
+        s[CFG_CTRL + port] = jack_types[jack]
+    s[CFG_SWAPPADDLES] = 1 if swap_paddles else 0
+    sw = 0xFF
+    if right_difficulty == "B":
+        sw &= ~0x80
+    if left_difficulty == "B":
+        sw &= ~0x40
+    s[IN_SWITCHES] = sw  # television type COLOR (bit 3 set) for every ROM ALE ships
+
+
+def screen_rows(s: np.ndarray) -> int:
+    return int(s[T_FRAMEHEIGHT])
+
+
+# keep the stop bit name importable for tests that stop the CPU by hand
+__all__ = ["EX_STOP", "power_on", "system_reset", "run_frame", "latch_inputs", "configure"]

@@ -1,0 +1,700 @@
+"""TIA video as ALE's 2007-era Stella core models it: lazy rendering up to the current colour clock.
+
+Every TIA access first draws all pixels from the last update point up to "now" with the register values
+of that moment (ALE ``updateFrame``); then the access changes registers. Only scanlines inside the
+YStart..YStart+Height window are drawn or collision-checked. Timing facts: ale-behaviour.md §3.3, §5.
+"""
+from __future__ import annotations
+
+from ._jit import jit
+from .layout import (
+    CYC, DBUS, EXEC, EX_STOP, LAST_READ,
+    T_FRAMESTART, T_STARTDISP, T_STOPDISP, T_LASTUPD, T_TOEOL, T_VSYNCFIN, T_LINESLAST, T_CURLINE,
+    T_FP, T_FBCUR, T_PARTIAL, T_GREYED, T_YSTART, T_HEIGHT, T_MAXLINES, T_COLORLOSS, T_HMBLANKS,
+    T_ENABLED, T_VSYNC, T_VBLANK, T_NUSIZ0, T_NUSIZ1, T_COLUBK, T_COLUPF, T_COLUP0, T_COLUP1, T_CTRLPF,
+    T_PPS, T_REFP0, T_REFP1, T_PF, T_GRP0, T_GRP1, T_DGRP0, T_DGRP1, T_ENAM0, T_ENAM1, T_ENABL, T_DENABL,
+    T_HMP0, T_HMP1, T_HMM0, T_HMM1, T_HMBL, T_VDELP0, T_VDELP1, T_VDELBL, T_RESMP0, T_RESMP1, T_COLLISION,
+    T_POSP0, T_POSP1, T_POSM0, T_POSM1, T_POSBL, T_CURGRP0, T_CURGRP1,
+    T_P0M_POS, T_P0M_MODE, T_P0M_SKIP, T_P1M_POS, T_P1M_MODE, T_P1M_SKIP,
+    T_M0M_POS, T_M0M_NUM, T_M0M_SIZE, T_M0M_OFF, T_M1M_POS, T_M1M_NUM, T_M1M_SIZE,
+    T_BLM_POS, T_BLM_SIZE, T_PFM_REFL, T_LASTHMOVE, T_HMBLANK_ON, T_COSMIC_ON, T_COSMIC_CNT,
+    T_DUMP_ON, T_DUMP_CYC, T_AUDC0, T_AUDC1, T_AUDF0, T_AUDF1, T_AUDV0, T_AUDV1,
+    IN_FIRE, IN_RES,
+)
+from .tia_tables import (
+    P0_BIT, M0_BIT, P1_BIT, M1_BIT, BL_BIT, PF_BIT, SCORE_BIT, PRIORITY_BIT,
+    PLAYER_MASK, MISSILE_MASK, BALL_MASK, PF_MASK, PRIORITY, COLLISION, MOTION, REFLECT,
+    HMOVE_BLANK_CYCLE, POKE_DELAY, PF_DELAY, COSMIC_ARK_STEP,
+)
+
+HBLANK = 68
+INT_MAX = 0x7FFFFFFF
+MAX_RESISTANCE = 0x7FFFFFFF
+
+
+@jit
+def wrap_int32(v):
+    """C ``int`` wrap-around for clocks that drift across frames."""
+    v &= 0xFFFFFFFF
+    return v - 0x100000000 if v >= 0x80000000 else v
+
+
+@jit
+def c_div(a, b):
+    """C integer division (truncates toward zero)."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+# ---------------------------------------------------------------------------------------------------
+# masks
+# ---------------------------------------------------------------------------------------------------
+@jit
+def _set_p0_mask(s, skip):
+    s[T_P0M_POS] = s[T_POSP0]
+    s[T_P0M_MODE] = s[T_NUSIZ0] & 7
+    s[T_P0M_SKIP] = skip
+
+
+@jit
+def _set_p1_mask(s, skip):
+    s[T_P1M_POS] = s[T_POSP1]
+    s[T_P1M_MODE] = s[T_NUSIZ1] & 7
+    s[T_P1M_SKIP] = skip
+
+
+@jit
+def _set_m0_mask(s):
+    s[T_M0M_POS] = s[T_POSM0]
+    s[T_M0M_NUM] = s[T_NUSIZ0] & 7
+    s[T_M0M_SIZE] = (s[T_NUSIZ0] & 0x30) >> 4
+    s[T_M0M_OFF] = 0
+
+
+@jit
+def _set_m1_mask(s):
+    s[T_M1M_POS] = s[T_POSM1]
+    s[T_M1M_NUM] = s[T_NUSIZ1] & 7
+    s[T_M1M_SIZE] = (s[T_NUSIZ1] & 0x30) >> 4
+
+
+@jit
+def _set_bl_mask(s):
+    s[T_BLM_POS] = s[T_POSBL]
+    s[T_BLM_SIZE] = (s[T_CTRLPF] & 0x30) >> 4
+
+
+# ---------------------------------------------------------------------------------------------------
+# rendering
+# ---------------------------------------------------------------------------------------------------
+@jit
+def _fast_value(s, en, sel, x):
+    """ALE draws some object combinations four aligned pixels at a time once the objects' masks are
+    empty there, which can paint up to three pixels past the update point. Returns the colour of such
+    a 4-pixel block starting at ``x``, or -1 where ALE would draw pixel by pixel."""
+    pf_on = (s[T_PF] & PF_MASK[s[T_PFM_REFL], x]) != 0
+    if sel == PF_BIT or sel == (PF_BIT | PRIORITY_BIT):
+        return s[T_COLUPF] if pf_on else s[T_COLUBK]
+    if sel == (PF_BIT | SCORE_BIT) or sel == (PF_BIT | SCORE_BIT | PRIORITY_BIT):
+        if pf_on:
+            return s[T_COLUP0] if x < 80 else s[T_COLUP1]
+        return s[T_COLUBK]
+    p0 = 0
+    p1 = 0
+    m0 = 0
+    m1 = 0
+    bl = 0
+    for k in range(4):
+        xx = x + k
+        p0 |= PLAYER_MASK[s[T_P0M_SKIP], s[T_P0M_MODE], (xx - s[T_P0M_POS]) % 160]
+        p1 |= PLAYER_MASK[s[T_P1M_SKIP], s[T_P1M_MODE], (xx - s[T_P1M_POS]) % 160]
+        if s[T_M0M_OFF] == 0:
+            m0 |= MISSILE_MASK[s[T_M0M_NUM], s[T_M0M_SIZE], (xx - s[T_M0M_POS]) % 160]
+        m1 |= MISSILE_MASK[s[T_M1M_NUM], s[T_M1M_SIZE], (xx - s[T_M1M_POS]) % 160]
+        bl |= BALL_MASK[s[T_BLM_SIZE], (xx - s[T_BLM_POS]) % 160]
+    if en == P0_BIT:
+        return s[T_COLUBK] if p0 == 0 else -1
+    if en == P1_BIT:
+        return s[T_COLUBK] if p1 == 0 else -1
+    if en == (P0_BIT | P1_BIT):
+        return s[T_COLUBK] if (p0 | p1) == 0 else -1
+    if en == M0_BIT:
+        return s[T_COLUBK] if m0 == 0 else -1
+    if en == M1_BIT:
+        return s[T_COLUBK] if m1 == 0 else -1
+    if en == BL_BIT:
+        return s[T_COLUBK] if bl == 0 else -1
+    if en == (M0_BIT | M1_BIT):
+        return s[T_COLUBK] if (m0 | m1) == 0 else -1
+    if en == (BL_BIT | M0_BIT):
+        return s[T_COLUBK] if (bl | m0) == 0 else -1
+    if en == (BL_BIT | M1_BIT):
+        return s[T_COLUBK] if (bl | m1) == 0 else -1
+    if en == (BL_BIT | P1_BIT):
+        return s[T_COLUBK] if (bl | p1) == 0 else -1
+    if (sel & SCORE_BIT) == 0:
+        pfv = s[T_COLUPF] if pf_on else s[T_COLUBK]
+        if en == (PF_BIT | P0_BIT):
+            return pfv if p0 == 0 else -1
+        if en == (PF_BIT | P1_BIT):
+            return pfv if p1 == 0 else -1
+        if en == (PF_BIT | BL_BIT):
+            return pfv if bl == 0 else -1
+    return -1
+
+
+@jit
+def _render(s, buf, fp, count, hpos, draw):
+    """Draw ``count`` visible pixels from pixel ``hpos`` of the current line at buffer offset ``fp``,
+    accumulating collisions. With ``draw`` false only collisions are computed."""
+    if s[T_VBLANK] & 0x02:
+        if draw:
+            for k in range(count):
+                buf[fp + k] = 0
+        return
+    en = s[T_ENABLED]
+    sel = en | s[T_PPS]
+    bk = s[T_COLUBK]
+    # Collisions need two objects; with fewer there is nothing to compute on a skipped frame.
+    multi = (en & (en - 1)) != 0
+    if en == 0:
+        if draw:
+            for k in range(count):
+                buf[fp + k] = bk
+        return
+    if not draw and not multi:
+        return
+    pps = s[T_PPS]
+    if sel == (PF_BIT | SCORE_BIT | PRIORITY_BIT):
+        pps = SCORE_BIT  # ALE's dedicated playfield-only path keeps score colours under priority
+    pf = s[T_PF]
+    refl = s[T_PFM_REFL]
+    grp0 = s[T_CURGRP0]
+    grp1 = s[T_CURGRP1]
+    p0pos = s[T_P0M_POS]
+    p0skip = s[T_P0M_SKIP]
+    p0mode = s[T_P0M_MODE]
+    p1pos = s[T_P1M_POS]
+    p1skip = s[T_P1M_SKIP]
+    p1mode = s[T_P1M_MODE]
+    m0on = (en & M0_BIT) != 0 and s[T_M0M_OFF] == 0
+    m1on = (en & M1_BIT) != 0
+    blon = (en & BL_BIT) != 0
+    m0pos = s[T_M0M_POS]
+    m0num = s[T_M0M_NUM]
+    m0size = s[T_M0M_SIZE]
+    m1pos = s[T_M1M_POS]
+    m1num = s[T_M1M_NUM]
+    m1size = s[T_M1M_SIZE]
+    blpos = s[T_BLM_POS]
+    blsize = s[T_BLM_SIZE]
+    c0 = s[T_COLUBK]
+    c1 = s[T_COLUPF]
+    c2 = s[T_COLUP0]
+    c3 = s[T_COLUP1]
+    coll = s[T_COLLISION]
+    for k in range(count):
+        x = hpos + k
+        e = 0
+        if pf & PF_MASK[refl, x]:
+            e |= PF_BIT
+        if blon and BALL_MASK[blsize, (x - blpos) % 160]:
+            e |= BL_BIT
+        if grp1 & PLAYER_MASK[p1skip, p1mode, (x - p1pos) % 160]:
+            e |= P1_BIT
+        if m1on and MISSILE_MASK[m1num, m1size, (x - m1pos) % 160]:
+            e |= M1_BIT
+        if grp0 & PLAYER_MASK[p0skip, p0mode, (x - p0pos) % 160]:
+            e |= P0_BIT
+        if m0on and MISSILE_MASK[m0num, m0size, (x - m0pos) % 160]:
+            e |= M0_BIT
+        coll |= COLLISION[e]
+        if draw:
+            c = PRIORITY[1 if x >= 80 else 0, e | pps]
+            buf[fp + k] = c0 if c == 0 else (c1 if c == 1 else (c2 if c == 2 else c3))
+    s[T_COLLISION] = coll
+    if draw:
+        end = fp + count
+        if end & 3:
+            a = end & ~3
+            if a >= fp:
+                v = _fast_value(s, en, sel, hpos + (a - fp))
+                if v >= 0:
+                    for j in range(end, a + 4):
+                        buf[j] = v
+
+
+@jit
+def _end_of_line(s):
+    s[T_PFM_REFL] = s[T_CTRLPF] & 1
+    _set_p0_mask(s, 0)
+    _set_p1_mask(s, 0)
+    if s[T_COSMIC_ON]:
+        cnt = (s[T_COSMIC_CNT] + 1) & 3
+        s[T_COSMIC_CNT] = cnt
+        pos = s[T_POSM0] - COSMIC_ARK_STEP[cnt]
+        if pos >= 160:
+            pos -= 160
+        elif pos < 0:
+            pos += 160
+        s[T_POSM0] = pos
+        _set_m0_mask(s)
+        if cnt == 1:
+            s[T_M0M_SIZE] |= 1   # stretched to at least two pixels
+        elif cnt == 2:
+            s[T_M0M_OFF] = 1     # not drawn on this line
+
+
+@jit
+def update_frame(s, fb, clock, draw):
+    """Draw from the last update point up to colour clock ``clock`` (ALE ``TIA::updateFrame``)."""
+    if clock < s[T_STARTDISP] or s[T_LASTUPD] >= s[T_STOPDISP] or s[T_LASTUPD] >= clock:
+        return
+    if clock > s[T_STOPDISP]:
+        clock = s[T_STOPDISP]
+    buf = fb[s[T_FBCUR]]
+    while True:
+        toeol = s[T_TOEOL]
+        cfs = 228 - toeol
+        last = s[T_LASTUPD]
+        if clock > last + toeol:
+            n = toeol
+            s[T_TOEOL] = 228
+            s[T_LASTUPD] = last + n
+        else:
+            n = clock - last
+            s[T_TOEOL] = toeol - n
+            s[T_LASTUPD] = clock
+        if cfs < HBLANK:
+            skip = HBLANK - cfs
+            if skip > n:
+                skip = n
+            cfs += skip
+            n -= skip
+        old_fp = s[T_FP]
+        if n != 0:
+            _render(s, buf, old_fp, n, cfs - HBLANK, draw)
+            s[T_FP] = old_fp + n
+        if s[T_HMBLANK_ON] and cfs < HBLANK + 8:
+            if draw:
+                for j in range(old_fp, old_fp + (HBLANK + 8) - cfs):
+                    buf[j] = 0
+            if n + cfs >= HBLANK + 8:
+                s[T_HMBLANK_ON] = 0
+        if s[T_TOEOL] == 228:
+            _end_of_line(s)
+        if s[T_LASTUPD] >= clock:
+            break
+
+
+@jit
+def grey_out_frame(s, fb):
+    """A frame the CPU did not finish in 25 000 instructions: the undrawn rest is greyed (ALE)."""
+    buf = fb[s[T_FBCUR]]
+    line = (s[CYC] * 3 - s[T_FRAMESTART]) // 228
+    ystart = s[T_YSTART]
+    if line < ystart:
+        line = ystart
+    for row in range(line, s[T_HEIGHT] + ystart):
+        base = (row - ystart) * 160
+        for x in range(160):
+            buf[base + x] = (buf[base + x] & 0x0F) >> 1
+
+
+# ---------------------------------------------------------------------------------------------------
+# register access
+# ---------------------------------------------------------------------------------------------------
+@jit
+def _paddle_bit(s, pin):
+    r = s[IN_RES + pin]
+    if r == 0:
+        return 0x80
+    if r == MAX_RESISTANCE or s[T_DUMP_ON]:
+        return 0
+    needed = int(((1.6 * r) * 0.01e-6) * 1.19e6)
+    if s[CYC] > ((s[T_DUMP_CYC] + needed) & 0xFFFFFFFF):
+        return 0x80
+    return 0
+
+
+@jit
+def tia_peek(s, fb, addr, draw):
+    update_frame(s, fb, s[CYC] * 3, draw)
+    noise = s[DBUS] & 0x3F
+    a = addr & 0x0F
+    c = s[T_COLLISION]
+    if a == 0x00:
+        return (0x80 if c & 0x0001 else 0) | (0x40 if c & 0x0002 else 0) | noise
+    if a == 0x01:
+        return (0x80 if c & 0x0004 else 0) | (0x40 if c & 0x0008 else 0) | noise
+    if a == 0x02:
+        return (0x80 if c & 0x0010 else 0) | (0x40 if c & 0x0020 else 0) | noise
+    if a == 0x03:
+        return (0x80 if c & 0x0040 else 0) | (0x40 if c & 0x0080 else 0) | noise
+    if a == 0x04:
+        return (0x80 if c & 0x0100 else 0) | (0x40 if c & 0x0200 else 0) | noise
+    if a == 0x05:
+        return (0x80 if c & 0x0400 else 0) | (0x40 if c & 0x0800 else 0) | noise
+    if a == 0x06:
+        return (0x80 if c & 0x1000 else 0) | noise
+    if a == 0x07:
+        return (0x80 if c & 0x2000 else 0) | (0x40 if c & 0x4000 else 0) | noise
+    if a <= 0x0B:
+        return _paddle_bit(s, a - 0x08) | noise
+    if a == 0x0C:
+        return (0x80 if s[IN_FIRE] else 0) | noise
+    if a == 0x0D:
+        return (0x80 if s[IN_FIRE + 1] else 0) | noise
+    return noise
+
+
+@jit
+def _update_grp(s):
+    g0 = s[T_DGRP0] if s[T_VDELP0] else s[T_GRP0]
+    s[T_CURGRP0] = REFLECT[g0] if s[T_REFP0] else g0
+    g1 = s[T_DGRP1] if s[T_VDELP1] else s[T_GRP1]
+    s[T_CURGRP1] = REFLECT[g1] if s[T_REFP1] else g1
+    en = s[T_ENABLED] & ~(P0_BIT | P1_BIT)
+    if s[T_CURGRP0] != 0:
+        en |= P0_BIT
+    if s[T_CURGRP1] != 0:
+        en |= P1_BIT
+    s[T_ENABLED] = en
+
+
+@jit
+def _update_ball_enable(s):
+    on = s[T_DENABL] if s[T_VDELBL] else s[T_ENABL]
+    if on:
+        s[T_ENABLED] |= BL_BIT
+    else:
+        s[T_ENABLED] &= ~BL_BIT
+
+
+@jit
+def _set_color(s, reg, value):
+    color = value & 0xFE
+    if s[T_COLORLOSS] and (s[T_LINESLAST] & 1):
+        color |= 0x01
+    s[reg] = color
+
+
+@jit
+def _reset_player(s, clock, pos_reg, nusiz_reg, which, fb, draw):
+    hpos = (clock - s[T_FRAMESTART]) % 228
+    newx = 3 if hpos < HBLANK else ((hpos - HBLANK) + 5) % 160
+    mode = s[nusiz_reg] & 7
+    # Where does the new position fall relative to the copies drawn from the old one?
+    d = (newx - s[pos_reg]) % 160
+    when = 0
+    if mode == 5 or mode == 7:
+        width = 16 if mode == 5 else 32
+        if d < 4:
+            when = -1
+        elif d < 4 + width:
+            when = 1
+    else:
+        if mode == 0:
+            offs = (0, 999, 999)
+        elif mode == 1:
+            offs = (0, 16, 999)
+        elif mode == 2:
+            offs = (0, 32, 999)
+        elif mode == 3:
+            offs = (0, 16, 32)
+        elif mode == 4:
+            offs = (0, 64, 999)
+        else:
+            offs = (0, 32, 64)
+        # ALE fills the "display" (1) ranges after the "delay" (-1) ones, so display wins overlaps.
+        for o in offs:
+            if o <= d < o + 4:
+                when = -1
+        for o in offs:
+            if o + 4 <= d < o + 12:
+                when = 1
+    if when == 1:
+        update_frame(s, fb, clock + 11, draw)
+    s[pos_reg] = newx
+    if which == 0:
+        _set_p0_mask(s, 0 if when == -1 else 1)
+    else:
+        _set_p1_mask(s, 0 if when == -1 else 1)
+
+
+@jit
+def tia_poke(s, fb, addr, value, draw):
+    addr &= 0x3F
+    clock = s[CYC] * 3
+    delay = POKE_DELAY[addr]
+    if delay == -1:
+        x = (clock - s[T_FRAMESTART]) % 228
+        delay = PF_DELAY[(x // 3) & 3]
+    update_frame(s, fb, clock + delay, draw)
+
+    # A frame that runs past the line limit without VSYNC ends at the first TIA write.
+    if (clock - s[T_FRAMESTART]) // 228 > s[T_MAXLINES]:
+        s[EXEC] |= EX_STOP
+        s[T_PARTIAL] = 0
+
+    if addr == 0x00:  # VSYNC
+        s[T_VSYNC] = value
+        if value & 0x02:
+            s[T_VSYNCFIN] = clock + 228
+        elif clock >= s[T_VSYNCFIN]:
+            s[T_VSYNCFIN] = INT_MAX
+            s[EXEC] |= EX_STOP
+            s[T_PARTIAL] = 0
+    elif addr == 0x01:  # VBLANK
+        old = s[T_VBLANK]
+        if not (old & 0x80) and (value & 0x80):
+            s[T_DUMP_ON] = 1
+        if (old & 0x80) and not (value & 0x80):
+            s[T_DUMP_ON] = 0
+            s[T_DUMP_CYC] = s[CYC]
+        s[T_VBLANK] = value
+    elif addr == 0x02:  # WSYNC: the CPU only halts on a read cycle
+        if s[LAST_READ]:
+            q = c_div(s[T_FRAMESTART], 3)
+            to_eol = 76 - ((s[CYC] - q) & 0xFFFFFFFF) % 76
+            if to_eol < 76:
+                s[CYC] += to_eol
+    elif addr == 0x03:  # RSYNC: not emulated by ALE
+        pass
+    elif addr == 0x04:
+        s[T_NUSIZ0] = value
+        _set_p0_mask(s, 0)
+        _set_m0_mask(s)
+    elif addr == 0x05:
+        s[T_NUSIZ1] = value
+        _set_p1_mask(s, 0)
+        _set_m1_mask(s)
+    elif addr == 0x06:
+        _set_color(s, T_COLUP0, value)
+    elif addr == 0x07:
+        _set_color(s, T_COLUP1, value)
+    elif addr == 0x08:
+        _set_color(s, T_COLUPF, value)
+    elif addr == 0x09:
+        _set_color(s, T_COLUBK, value)
+    elif addr == 0x0A:  # CTRLPF
+        s[T_CTRLPF] = value
+        s[T_PPS] = (value & 0x06) << 5
+        if ((clock - s[T_FRAMESTART]) % 228) < (HBLANK + 79):
+            s[T_PFM_REFL] = value & 0x01
+        _set_bl_mask(s)
+    elif addr == 0x0B:  # REFP0
+        on = 1 if value & 0x08 else 0
+        if on != s[T_REFP0]:
+            s[T_REFP0] = on
+            s[T_CURGRP0] = REFLECT[s[T_CURGRP0]]
+    elif addr == 0x0C:  # REFP1
+        on = 1 if value & 0x08 else 0
+        if on != s[T_REFP1]:
+            s[T_REFP1] = on
+            s[T_CURGRP1] = REFLECT[s[T_CURGRP1]]
+    elif addr == 0x0D or addr == 0x0E or addr == 0x0F:
+        pf = s[T_PF]
+        if addr == 0x0D:
+            pf = (pf & 0x000FFFF0) | ((value >> 4) & 0x0F)
+        elif addr == 0x0E:
+            pf = (pf & 0x000FF00F) | (value << 4)
+        else:
+            pf = (pf & 0x00000FFF) | (value << 12)
+        s[T_PF] = pf
+        if pf == 0:
+            s[T_ENABLED] &= ~PF_BIT
+        else:
+            s[T_ENABLED] |= PF_BIT
+    elif addr == 0x10:
+        _reset_player(s, clock, T_POSP0, T_NUSIZ0, 0, fb, draw)
+    elif addr == 0x11:
+        _reset_player(s, clock, T_POSP1, T_NUSIZ1, 1, fb, draw)
+    elif addr == 0x12:  # RESM0
+        hpos = (clock - s[T_FRAMESTART]) % 228
+        s[T_POSM0] = 2 if hpos < HBLANK else ((hpos - HBLANK) + 4) % 160
+        if (clock - s[T_LASTHMOVE]) == 20 * 3 and hpos == 69:
+            s[T_POSM0] = 8
+        _set_m0_mask(s)
+    elif addr == 0x13:  # RESM1
+        hpos = (clock - s[T_FRAMESTART]) % 228
+        s[T_POSM1] = 2 if hpos < HBLANK else ((hpos - HBLANK) + 4) % 160
+        if (clock - s[T_LASTHMOVE]) == 3 * 3 and hpos == 18:
+            s[T_POSM1] = 3
+        _set_m1_mask(s)
+    elif addr == 0x14:  # RESBL
+        hpos = (clock - s[T_FRAMESTART]) % 228
+        s[T_POSBL] = 2 if hpos < HBLANK else ((hpos - HBLANK) + 4) % 160
+        since = clock - s[T_LASTHMOVE]
+        if since == 18 * 3 and (hpos == 60 or hpos == 69):
+            s[T_POSBL] = 10
+        elif since == 3 * 3 and hpos == 18:
+            s[T_POSBL] = 3
+        elif since == 7 * 3 and hpos == 30:
+            s[T_POSBL] = 6
+        elif since == 6 * 3 and hpos == 27:
+            s[T_POSBL] = 5
+        _set_bl_mask(s)
+    elif addr == 0x15:
+        s[T_AUDC0] = value & 0x0F
+    elif addr == 0x16:
+        s[T_AUDC1] = value & 0x0F
+    elif addr == 0x17:
+        s[T_AUDF0] = value & 0x1F
+    elif addr == 0x18:
+        s[T_AUDF1] = value & 0x1F
+    elif addr == 0x19:
+        s[T_AUDV0] = value & 0x0F
+    elif addr == 0x1A:
+        s[T_AUDV1] = value & 0x0F
+    elif addr == 0x1B:  # GRP0 (also latches GRP1's delayed copy)
+        s[T_GRP0] = value
+        s[T_DGRP1] = s[T_GRP1]
+        _update_grp(s)
+    elif addr == 0x1C:  # GRP1 (also latches GRP0's and ENABL's delayed copies)
+        s[T_GRP1] = value
+        s[T_DGRP0] = s[T_GRP0]
+        s[T_DENABL] = s[T_ENABL]
+        _update_grp(s)
+        _update_ball_enable(s)
+    elif addr == 0x1D:
+        s[T_ENAM0] = value & 0x02
+        if s[T_ENAM0] and not s[T_RESMP0]:
+            s[T_ENABLED] |= M0_BIT
+        else:
+            s[T_ENABLED] &= ~M0_BIT
+    elif addr == 0x1E:
+        s[T_ENAM1] = value & 0x02
+        if s[T_ENAM1] and not s[T_RESMP1]:
+            s[T_ENABLED] |= M1_BIT
+        else:
+            s[T_ENABLED] &= ~M1_BIT
+    elif addr == 0x1F:
+        s[T_ENABL] = value & 0x02
+        _update_ball_enable(s)
+    elif addr == 0x20:
+        s[T_HMP0] = value >> 4
+    elif addr == 0x21:
+        s[T_HMP1] = value >> 4
+    elif addr == 0x22:
+        tmp = value >> 4
+        # Cosmic Ark's starfield: HMM0 changed from 7 to 6 exactly 21 CPU cycles after an HMOVE.
+        if clock == s[T_LASTHMOVE] + 21 * 3 and s[T_HMM0] == 7 and tmp == 6:
+            s[T_COSMIC_ON] = 1
+            s[T_COSMIC_CNT] = 0
+        s[T_HMM0] = tmp
+    elif addr == 0x23:
+        s[T_HMM1] = value >> 4
+    elif addr == 0x24:
+        s[T_HMBL] = value >> 4
+    elif addr == 0x25:
+        s[T_VDELP0] = value & 0x01
+        _update_grp(s)
+    elif addr == 0x26:
+        s[T_VDELP1] = value & 0x01
+        _update_grp(s)
+    elif addr == 0x27:
+        s[T_VDELBL] = value & 0x01
+        _update_ball_enable(s)
+    elif addr == 0x28 or addr == 0x29:  # RESMP0/1
+        if addr == 0x28:
+            pos_m, pos_p, nus, resmp, enam, bit = T_POSM0, T_POSP0, T_NUSIZ0, T_RESMP0, T_ENAM0, M0_BIT
+        else:
+            pos_m, pos_p, nus, resmp, enam, bit = T_POSM1, T_POSP1, T_NUSIZ1, T_RESMP1, T_ENAM1, M1_BIT
+        if s[resmp] and not (value & 0x02):
+            mode = s[nus] & 7
+            middle = 8 if mode == 5 else (16 if mode == 7 else 4)
+            s[pos_m] = (s[pos_p] + middle) % 160
+            if addr == 0x28:
+                _set_m0_mask(s)
+            else:
+                _set_m1_mask(s)
+        s[resmp] = value & 0x02
+        if s[enam] and not s[resmp]:
+            s[T_ENABLED] |= bit
+        else:
+            s[T_ENABLED] &= ~bit
+    elif addr == 0x2A:  # HMOVE, applied instantly from the motion table
+        x = ((clock - s[T_FRAMESTART]) % 228) // 3
+        if s[T_HMBLANKS] and HMOVE_BLANK_CYCLE[x]:
+            s[T_HMBLANK_ON] = 1
+        for pos_reg, hm_reg in ((T_POSP0, T_HMP0), (T_POSP1, T_HMP1), (T_POSM0, T_HMM0),
+                                (T_POSM1, T_HMM1), (T_POSBL, T_HMBL)):
+            p = s[pos_reg] + MOTION[x, s[hm_reg]]
+            if p >= 160:
+                p -= 160
+            elif p < 0:
+                p += 160
+            s[pos_reg] = p
+        _set_bl_mask(s)
+        _set_p0_mask(s, 0)
+        _set_p1_mask(s, 0)
+        _set_m0_mask(s)
+        _set_m1_mask(s)
+        s[T_LASTHMOVE] = clock
+        s[T_COSMIC_ON] = 0
+    elif addr == 0x2B:  # HMCLR
+        s[T_HMP0] = 0
+        s[T_HMP1] = 0
+        s[T_HMM0] = 0
+        s[T_HMM1] = 0
+        s[T_HMBL] = 0
+    elif addr == 0x2C:  # CXCLR
+        s[T_COLLISION] = 0
+
+
+# ---------------------------------------------------------------------------------------------------
+# frame boundaries and resets
+# ---------------------------------------------------------------------------------------------------
+@jit
+def tia_cycles_reset(s, cycles):
+    """The system clock is about to be rebased to 0: move our clock stamps along (ALE semantics)."""
+    clocks = cycles * 3
+    s[T_DUMP_CYC] = wrap_int32(s[T_DUMP_CYC] - cycles)
+    s[T_FRAMESTART] = wrap_int32(s[T_FRAMESTART] - clocks)
+    s[T_STARTDISP] = wrap_int32(s[T_STARTDISP] - clocks)
+    s[T_STOPDISP] = wrap_int32(s[T_STOPDISP] - clocks)
+    s[T_LASTUPD] = wrap_int32(s[T_LASTUPD] - clocks)
+    s[T_VSYNCFIN] = wrap_int32(s[T_VSYNCFIN] - clocks)
+    s[T_LASTHMOVE] = wrap_int32(s[T_LASTHMOVE] - clocks)
+
+
+@jit
+def frame_reset(s, fb):
+    """Frame bookkeeping after a TIA reset (ALE ``frameReset``): both buffers cleared."""
+    fb[:, :] = 0
+    s[T_FP] = 0
+    start_off = 228 * s[T_YSTART]
+    stop_off = start_off + 228 * s[T_HEIGHT]
+    s[T_FRAMESTART] = s[CYC] * 3
+    s[T_STARTDISP] = s[T_FRAMESTART] + start_off
+    s[T_STOPDISP] = s[T_FRAMESTART] + stop_off
+    s[T_LASTUPD] = s[T_FRAMESTART]
+    s[T_TOEOL] = 228
+    s[T_VSYNCFIN] = INT_MAX
+    s[T_LINESLAST] = 0
+    s[T_CURLINE] = 0
+
+
+@jit
+def tia_reset(s, fb, pal):
+    for r in (T_ENABLED, T_VSYNC, T_VBLANK, T_NUSIZ0, T_NUSIZ1, T_COLUP0, T_COLUP1, T_COLUPF, T_PPS,
+              T_COLUBK, T_CTRLPF, T_REFP0, T_REFP1, T_PF, T_GRP0, T_GRP1, T_DGRP0, T_DGRP1, T_ENAM0,
+              T_ENAM1, T_ENABL, T_DENABL, T_HMP0, T_HMP1, T_HMM0, T_HMM1, T_HMBL, T_VDELP0, T_VDELP1,
+              T_VDELBL, T_RESMP0, T_RESMP1, T_COLLISION, T_POSP0, T_POSP1, T_POSM0, T_POSM1, T_POSBL,
+              T_CURGRP0, T_CURGRP1, T_LASTHMOVE, T_HMBLANK_ON, T_COSMIC_ON, T_COSMIC_CNT,
+              T_DUMP_ON, T_DUMP_CYC, T_AUDC0, T_AUDC1, T_AUDF0, T_AUDF1, T_AUDV0, T_AUDV1):
+        s[r] = 0
+    _set_bl_mask(s)
+    _set_m0_mask(s)
+    _set_m1_mask(s)
+    _set_p0_mask(s, 0)
+    _set_p1_mask(s, 0)
+    s[T_PFM_REFL] = 0
+    if pal:
+        s[T_COLORLOSS] = 1
+        s[T_MAXLINES] = 342
+    else:
+        s[T_COLORLOSS] = 0
+        s[T_MAXLINES] = 290
+    frame_reset(s, fb)

@@ -1,0 +1,177 @@
+"""Lookup tables of the 2007-era TIA model ALE runs (object masks, priorities, motion).
+
+All positions are relative: an object at position ``p`` covers pixel ``x`` when its table row has a
+non-zero entry at ``(x - p) mod 160``. The facts behind these tables (copy spacings, the one-pixel delay of
+double/quad-width players, the HMOVE motion amounts per CPU cycle, poke delays) are documented in
+``../shared/docs/ale-behaviour.md`` §3.3.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+# Object bits as the TIA model numbers them.
+P0_BIT, M0_BIT, P1_BIT, M1_BIT, BL_BIT, PF_BIT, SCORE_BIT, PRIORITY_BIT = 1, 2, 4, 8, 16, 32, 64, 128
+
+# Copy offsets for NUSIZ number modes (players and missiles share them).
+_COPIES = {0: (0,), 1: (0, 16), 2: (0, 32), 3: (0, 16, 32), 4: (0, 64), 5: (0,), 6: (0, 32, 64), 7: (0,)}
+
+
+def _player_masks() -> np.ndarray:
+    """[skip_first][mode][dx] -> graphics bit to test (0 = not covered)."""
+    t = np.zeros((2, 8, 160), dtype=np.int64)
+    for skip in range(2):
+        for mode in range(8):
+            if mode in (5, 7):
+                # Double/quad width: one copy, its output delayed by one pixel.
+                width = 2 if mode == 5 else 4
+                if skip:
+                    continue
+                for dx in range(1, 8 * width + 1):
+                    t[skip, mode, dx % 160] = 0x80 >> ((dx - 1) // width)
+                continue
+            for k, off in enumerate(_COPIES[mode]):
+                if skip and k == 0:
+                    continue
+                for i in range(8):
+                    t[skip, mode, (off + i) % 160] = 0x80 >> i
+    return t
+
+
+def _missile_masks() -> np.ndarray:
+    """[number][size][dx] -> 1 where a missile copy covers the pixel."""
+    t = np.zeros((8, 4, 160), dtype=np.int64)
+    for num in range(8):
+        for size in range(4):
+            for off in _COPIES[num]:
+                for i in range(1 << size):
+                    t[num, size, (off + i) % 160] = 1
+    return t
+
+
+def _ball_masks() -> np.ndarray:
+    t = np.zeros((4, 160), dtype=np.int64)
+    for size in range(4):
+        t[size, : 1 << size] = 1
+    return t
+
+
+def _playfield_masks() -> np.ndarray:
+    """[reflect][x] -> the bit of the 20-bit PF register (PF0 bits 0-3, PF1 4-11, PF2 12-19) shown."""
+    t = np.zeros((2, 160), dtype=np.int64)
+    for x in range(80):
+        if x < 16:
+            bit = x // 4               # PF0, shown low bit first
+        elif x < 48:
+            bit = 11 - (x - 16) // 4   # PF1, shown high bit first
+        else:
+            bit = 12 + (x - 48) // 4   # PF2, shown low bit first
+        t[0, x] = t[0, x + 80] = t[1, x] = 1 << bit
+        t[1, 159 - x] = 1 << bit       # reflected right half mirrors the left
+    return t
+
+
+def _priority_table() -> np.ndarray:
+    """[right_half][enabled | score/priority bits] -> colour register (0 BK, 1 PF, 2 P0, 3 P1)."""
+    t = np.zeros((2, 256), dtype=np.int64)
+    for half in range(2):
+        for e in range(256):
+            if e & PRIORITY_BIT:
+                c = 0
+                if e & (P1_BIT | M1_BIT):
+                    c = 3
+                if e & (P0_BIT | M0_BIT):
+                    c = 2
+                if e & (BL_BIT | PF_BIT):
+                    c = 1  # playfield priority wins, score colouring is ignored
+            else:
+                c = 0
+                if e & BL_BIT:
+                    c = 1
+                if e & PF_BIT:
+                    c = (2 if half == 0 else 3) if e & SCORE_BIT else 1
+                if e & (P1_BIT | M1_BIT):
+                    c = 3 if c != 2 else 2
+                if e & (P0_BIT | M0_BIT):
+                    c = 2
+            t[half, e] = c
+    return t
+
+
+def _collision_table() -> np.ndarray:
+    pairs = [(M0_BIT, P1_BIT), (M0_BIT, P0_BIT), (M1_BIT, P0_BIT), (M1_BIT, P1_BIT), (P0_BIT, PF_BIT),
+             (P0_BIT, BL_BIT), (P1_BIT, PF_BIT), (P1_BIT, BL_BIT), (M0_BIT, PF_BIT), (M0_BIT, BL_BIT),
+             (M1_BIT, PF_BIT), (M1_BIT, BL_BIT), (BL_BIT, PF_BIT), (P0_BIT, P1_BIT), (M0_BIT, M1_BIT)]
+    t = np.zeros(64, dtype=np.int64)
+    for e in range(64):
+        for k, (a, b) in enumerate(pairs):
+            if e & a and e & b:
+                t[e] |= 1 << k
+    return t
+
+
+# Horizontal motion applied by an HMOVE strobed at CPU cycle 0..75 of a line, for HMxx nibble 0..15.
+# Rows 0-20 and 75 are the HBLANK amounts (early HMOVE); 21-54 move nothing; 55-74 give the partial
+# and "extra" motion of late HMOVEs. Numbers as measured for the ALE/Stella 2.x TIA model.
+_MOTION_ROWS = """
+0 -1 -2 -3 -4 -5 -6 -7 8 7 6 5 4 3 2 1|x4
+0 -1 -2 -3 -4 -5 -6 -6 8 7 6 5 4 3 2 1
+0 -1 -2 -3 -4 -5 -5 -5 8 7 6 5 4 3 2 1|x2
+0 -1 -2 -3 -4 -4 -4 -4 8 7 6 5 4 3 2 1
+0 -1 -2 -3 -3 -3 -3 -3 8 7 6 5 4 3 2 1
+0 -1 -2 -2 -2 -2 -2 -2 8 7 6 5 4 3 2 1|x2
+0 -1 -1 -1 -1 -1 -1 -1 8 7 6 5 4 3 2 1
+0 0 0 0 0 0 0 0 8 7 6 5 4 3 2 1
+1 1 1 1 1 1 1 1 8 7 6 5 4 3 2 1|x2
+2 2 2 2 2 2 2 2 8 7 6 5 4 3 2 2
+3 3 3 3 3 3 3 3 8 7 6 5 4 3 3 3
+4 4 4 4 4 4 4 4 8 7 6 5 4 4 4 4|x2
+5 5 5 5 5 5 5 5 8 7 6 5 5 5 5 5
+6 6 6 6 6 6 6 6 8 7 6 6 6 6 6 6
+0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0|x34
+0 0 0 0 0 0 0 -1 0 0 0 0 0 0 0 0
+0 0 0 0 0 0 -1 -2 0 0 0 0 0 0 0 0
+0 0 0 0 0 -1 -2 -3 0 0 0 0 0 0 0 0|x2
+0 0 0 0 -1 -2 -3 -4 0 0 0 0 0 0 0 0
+0 0 0 -1 -2 -3 -4 -5 0 0 0 0 0 0 0 0
+0 0 -1 -2 -3 -4 -5 -6 0 0 0 0 0 0 0 0|x2
+0 -1 -2 -3 -4 -5 -6 -7 0 0 0 0 0 0 0 0
+-1 -2 -3 -4 -5 -6 -7 -8 0 0 0 0 0 0 0 0
+-2 -3 -4 -5 -6 -7 -8 -9 0 0 0 0 0 0 0 -1|x2
+-3 -4 -5 -6 -7 -8 -9 -10 0 0 0 0 0 0 -1 -2
+-4 -5 -6 -7 -8 -9 -10 -11 0 0 0 0 0 -1 -2 -3
+-5 -6 -7 -8 -9 -10 -11 -12 0 0 0 0 -1 -2 -3 -4|x2
+-6 -7 -8 -9 -10 -11 -12 -13 0 0 0 -1 -2 -3 -4 -5
+-7 -8 -9 -10 -11 -12 -13 -14 0 0 -1 -2 -3 -4 -5 -6
+-8 -9 -10 -11 -12 -13 -14 -15 0 -1 -2 -3 -4 -5 -6 -7|x2
+0 -1 -2 -3 -4 -5 -6 -7 8 7 6 5 4 3 2 1
+"""
+
+
+def _motion_table() -> np.ndarray:
+    rows = []
+    for line in _MOTION_ROWS.strip().splitlines():
+        vals, _, rep = line.partition("|x")
+        row = [int(v) for v in vals.split()]
+        rows.extend([row] * (int(rep) if rep else 1))
+    t = np.array(rows, dtype=np.int64)
+    assert t.shape == (76, 16), t.shape
+    return t
+
+
+PLAYER_MASK = _player_masks()
+MISSILE_MASK = _missile_masks()
+BALL_MASK = _ball_masks()
+PF_MASK = _playfield_masks()
+PRIORITY = _priority_table()
+COLLISION = _collision_table()
+MOTION = _motion_table()
+REFLECT = np.array([int(f"{i:08b}"[::-1], 2) for i in range(256)], dtype=np.int64)
+# HMOVE at CPU cycle 0..20 or 75 of a line blanks the line's first 8 pixels.
+HMOVE_BLANK_CYCLE = np.array([1 if (c <= 20 or c == 75) else 0 for c in range(76)], dtype=np.int64)
+# Register writes take effect this many colour clocks later (-1: playfield, see PF_DELAY).
+POKE_DELAY = np.zeros(64, dtype=np.int64)
+for _reg, _d in {0x01: 1, 0x04: 8, 0x05: 8, 0x0B: 1, 0x0C: 1, 0x0D: -1, 0x0E: -1, 0x0F: -1,
+                 0x12: 8, 0x13: 8, 0x1B: 1, 0x1C: 1}.items():
+    POKE_DELAY[_reg] = _d
+PF_DELAY = np.array([4, 5, 2, 3], dtype=np.int64)
+COSMIC_ARK_STEP = np.array([18, 33, 0, 17], dtype=np.int64)
