@@ -19,11 +19,13 @@ def _source_hash() -> str:
         if not d.is_dir():
             continue
         for p in sorted(d.rglob("*.py")):
-            h.update(p.name.encode())
             try:
-                h.update(p.read_bytes())
+                text = p.read_bytes()
             except OSError:
-                pass
+                continue
+            if b"jit" in text:  # only modules with compiled code (or their tables) decide the cache
+                h.update(p.name.encode())
+                h.update(text)
     return h.hexdigest()[:16]
 
 

@@ -198,7 +198,11 @@ E_PADDLE = _alloc("paddle_position", 2)
 E_PADDLE_MIN = _alloc("paddle_min")
 E_PADDLE_MAX = _alloc("paddle_max")
 E_LAST_ACT = _alloc("sticky_action", 2)
-E_LAST_STRENGTH = _alloc("sticky_strength", 2)  # float64 bits
+E_LAST_DELTA = _alloc("sticky_paddle_delta", 2)  # |paddle step| the sticky action carries
+E_FRAMESKIP = _alloc("frame_skip")
+E_STICKY_THRESH = _alloc("sticky_threshold")  # keep the new action when mt19937() >= this
+E_USE_PADDLES = _alloc("use_paddles")
+E_PAL = _alloc("pal")
 E_GAME = _alloc("game_index")
 E_MAXFRAMES = _alloc("max_frames_per_episode")
 E_TRUNC_LIFE = _alloc("truncate_on_life_loss")
