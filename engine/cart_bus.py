@@ -7,12 +7,44 @@ import numpy as np
 from .carts import S_2K, S_4K, S_F8, S_F8SWAP, S_F8SC, S_F6, S_F6SC, S_F4, S_F4SC, S_E0, S_FE, S_DPC
 
 from ._jit import jit
-from .layout import (C_SCHEME, C_BANK, C_RESETBANK, C_SLICE, C_XRAM_SIZE, D_TOPS, D_BOTTOMS,
+from .layout import (C_SCHEME, C_BANK, C_RESETBANK, C_SLICE, C_XRAM_SIZE, C_FAST_LO, C_FAST_HI, C_BASE,
+                     D_TOPS, D_BOTTOMS,
                      D_COUNTERS, D_FLAGS, D_MUSIC, D_RNG, D_SYSCYC, D_FRAC, CYC, XRAM0, MT_IDX, MT0)
 from .rng import mt_next
 
 _DPC_RNG_INPUT = np.array([1, 0, 0, 1, 0, 1, 1, 0, 0, 1, 1, 0, 1, 0, 0, 1], dtype=np.int64)
 _DPC_AMPLITUDE = np.array([0x00, 0x04, 0x05, 0x09, 0x06, 0x0A, 0x0B, 0x0F], dtype=np.int64)
+
+
+@jit
+def update_map(s):
+    """Recompute the direct-read window and the ROM offset of each 1K slice after a bank switch."""
+    scheme = s[C_SCHEME]
+    if scheme == S_2K:
+        lo, hi = 0, 0x1000
+        for k in range(4):
+            s[C_BASE + k] = (k & 1) * 1024
+    elif scheme == S_4K:
+        lo, hi = 0, 0x1000
+        for k in range(4):
+            s[C_BASE + k] = k * 1024
+    elif scheme == S_E0:
+        lo, hi = 0, 0xFC0
+        for k in range(4):
+            s[C_BASE + k] = s[C_SLICE + k] * 1024
+    elif scheme == S_FE:
+        lo, hi = 0, 0  # the bank follows CPU address line A13: always the device path
+    else:
+        if scheme == S_DPC:
+            lo, hi = 0x80, 0xFC0
+        elif scheme == S_F8SC or scheme == S_F6SC or scheme == S_F4SC:
+            lo, hi = 0x100, 0xFC0
+        else:
+            lo, hi = 0, 0xFC0
+        for k in range(4):
+            s[C_BASE + k] = s[C_BANK] * 4096 + k * 1024
+    s[C_FAST_LO] = lo
+    s[C_FAST_HI] = hi
 
 
 @jit
@@ -36,6 +68,7 @@ def _hotspot(s, scheme, a):
             s[C_SLICE + 1] = a & 7
         elif 0xFF0 <= a <= 0xFF7:
             s[C_SLICE + 2] = a & 7
+    update_map(s)
 
 
 @jit
@@ -194,6 +227,7 @@ def cart_reset(s):
     elif scheme == S_DPC:
         s[D_SYSCYC] = s[CYC]
         s[D_FRAC:D_FRAC + 1].view(np.float64)[0] = 0.0
+    update_map(s)
 
 
 @jit

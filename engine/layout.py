@@ -147,6 +147,11 @@ C_BANK = _alloc("cart_bank")        # 4K bank (F8/F6/F4/DPC families)
 C_RESETBANK = _alloc("cart_reset_bank")
 C_SLICE = _alloc("cart_e0_slices", 4)
 C_XRAM_SIZE = _alloc("cart_extra_ram_size")
+# Fast read path: cartridge offsets in [C_FAST_LO, C_FAST_HI) read rom[C_BASE[off >> 10] + (off & 0x3FF)]
+# directly (no device side effects there); everything else goes through the scheme's device code.
+C_FAST_LO = _alloc("cart_fast_lo")
+C_FAST_HI = _alloc("cart_fast_hi")
+C_BASE = _alloc("cart_slice_base", 4)
 D_TOPS = _alloc("dpc_tops", 8)
 D_BOTTOMS = _alloc("dpc_bottoms", 8)
 D_COUNTERS = _alloc("dpc_counters", 8)

@@ -36,7 +36,8 @@ def new_state() -> np.ndarray:
 
 
 def new_framebuffers() -> np.ndarray:
-    return np.zeros((2, FB_SIZE), dtype=np.uint8)
+    """Two frame buffers (ALE's current/previous) plus a zeroed scratch row the renderer uses."""
+    return np.zeros((3, FB_SIZE), dtype=np.uint8)
 
 
 @jit

@@ -24,7 +24,7 @@ from .layout import (
 from .tia_tables import (
     P0_BIT, M0_BIT, P1_BIT, M1_BIT, BL_BIT, PF_BIT, SCORE_BIT, PRIORITY_BIT,
     PLAYER_MASK, MISSILE_MASK, BALL_MASK, PF_MASK, PRIORITY, COLLISION, MOTION, REFLECT,
-    HMOVE_BLANK_CYCLE, POKE_DELAY, PF_DELAY, COSMIC_ARK_STEP,
+    HMOVE_BLANK_CYCLE, POKE_DELAY, PF_DELAY, COSMIC_ARK_STEP, COPY_OFFSETS,
 )
 
 HBLANK = 68
@@ -143,75 +143,150 @@ def _fast_value(s, en, sel, x):
     return -1
 
 
+@jit(inline="always")
+def _overlap(c, w, x0, x1):
+    """[c, c+w) taken mod 160, intersected with [x0, x1): up to two ranges (the second one wrapped)."""
+    a0 = c if c > x0 else x0
+    a1 = c + w if c + w < x1 else x1
+    b1 = 0
+    if c + w > 160:
+        b1 = c + w - 160 if c + w - 160 < x1 else x1
+    return a0, a1, x0, b1
+
+
 @jit
-def _render(s, buf, fp, count, hpos, draw):
+def _mark_player(ob, x0, x1, pos, mode, skip, grp, bit, lo, hi):
+    """OR ``bit`` into ob[x] where the player's graphics cover pixel x of the segment."""
+    if mode == 5 or mode == 7:
+        if skip:
+            return lo, hi
+        shift = 1 if mode == 5 else 2
+        c = (pos + 1) % 160
+        a0, a1, b0, b1 = _overlap(c, 8 << shift, x0, x1)
+        for x in range(a0, a1):
+            if grp & (0x80 >> ((x - c) >> shift)):
+                ob[x] |= bit
+        for x in range(b0, b1):
+            if grp & (0x80 >> ((x + 160 - c) >> shift)):
+                ob[x] |= bit
+        if a1 > a0:
+            lo = a0 if a0 < lo else lo
+            hi = a1 if a1 > hi else hi
+        if b1 > b0:
+            lo = b0 if b0 < lo else lo
+            hi = b1 if b1 > hi else hi
+        return lo, hi
+    for k in range(3):
+        off = COPY_OFFSETS[mode, k]
+        if off < 0 or (k == 0 and skip):
+            continue
+        c = (pos + off) % 160
+        a0, a1, b0, b1 = _overlap(c, 8, x0, x1)
+        for x in range(a0, a1):
+            if grp & (0x80 >> (x - c)):
+                ob[x] |= bit
+        for x in range(b0, b1):
+            if grp & (0x80 >> (x + 160 - c)):
+                ob[x] |= bit
+        if a1 > a0:
+            lo = a0 if a0 < lo else lo
+            hi = a1 if a1 > hi else hi
+        if b1 > b0:
+            lo = b0 if b0 < lo else lo
+            hi = b1 if b1 > hi else hi
+    return lo, hi
+
+
+@jit
+def _mark_bar(ob, x0, x1, pos, number, width, bit, lo, hi):
+    """Missiles (copies by NUSIZ number) and the ball (number 0): solid bars ``width`` pixels wide."""
+    for k in range(3):
+        off = COPY_OFFSETS[number, k]
+        if off < 0:
+            continue
+        c = (pos + off) % 160
+        a0, a1, b0, b1 = _overlap(c, width, x0, x1)
+        for x in range(a0, a1):
+            ob[x] |= bit
+        for x in range(b0, b1):
+            ob[x] |= bit
+        if a1 > a0:
+            lo = a0 if a0 < lo else lo
+            hi = a1 if a1 > hi else hi
+        if b1 > b0:
+            lo = b0 if b0 < lo else lo
+            hi = b1 if b1 > hi else hi
+    return lo, hi
+
+
+@jit
+def _render(s, buf, ob, fp, count, hpos, draw):
     """Draw ``count`` visible pixels from pixel ``hpos`` of the current line at buffer offset ``fp``,
-    accumulating collisions. With ``draw`` false only collisions are computed."""
+    accumulating collisions. With ``draw`` false only collisions are computed. ``ob`` is a zeroed
+    160-entry scratch row: sprite bits are marked there over the pixels their copies cover, so only
+    those pixels go through the priority and collision logic; the rest are playfield or background."""
     if s[T_VBLANK] & 0x02:
         if draw:
             for k in range(count):
                 buf[fp + k] = 0
         return
     en = s[T_ENABLED]
-    sel = en | s[T_PPS]
     bk = s[T_COLUBK]
-    # Collisions need two objects; with fewer there is nothing to compute on a skipped frame.
-    multi = (en & (en - 1)) != 0
     if en == 0:
         if draw:
             for k in range(count):
                 buf[fp + k] = bk
         return
-    if not draw and not multi:
-        return
+    if not draw and (en & (en - 1)) == 0:
+        return  # a single object cannot collide with anything
+    x0 = hpos
+    x1 = hpos + count
+    lo = 160
+    hi = 0
+    if en & P0_BIT:
+        lo, hi = _mark_player(ob, x0, x1, s[T_P0M_POS], s[T_P0M_MODE], s[T_P0M_SKIP], s[T_CURGRP0], P0_BIT, lo, hi)
+    if en & P1_BIT:
+        lo, hi = _mark_player(ob, x0, x1, s[T_P1M_POS], s[T_P1M_MODE], s[T_P1M_SKIP], s[T_CURGRP1], P1_BIT, lo, hi)
+    if (en & M0_BIT) and s[T_M0M_OFF] == 0:
+        lo, hi = _mark_bar(ob, x0, x1, s[T_M0M_POS], s[T_M0M_NUM], 1 << s[T_M0M_SIZE], M0_BIT, lo, hi)
+    if en & M1_BIT:
+        lo, hi = _mark_bar(ob, x0, x1, s[T_M1M_POS], s[T_M1M_NUM], 1 << s[T_M1M_SIZE], M1_BIT, lo, hi)
+    if en & BL_BIT:
+        lo, hi = _mark_bar(ob, x0, x1, s[T_BLM_POS], 0, 1 << s[T_BLM_SIZE], BL_BIT, lo, hi)
+    sel = en | s[T_PPS]
     pps = s[T_PPS]
     if sel == (PF_BIT | SCORE_BIT | PRIORITY_BIT):
         pps = SCORE_BIT  # ALE's dedicated playfield-only path keeps score colours under priority
-    pf = s[T_PF]
+    pf = s[T_PF] if en & PF_BIT else 0
     refl = s[T_PFM_REFL]
-    grp0 = s[T_CURGRP0]
-    grp1 = s[T_CURGRP1]
-    p0pos = s[T_P0M_POS]
-    p0skip = s[T_P0M_SKIP]
-    p0mode = s[T_P0M_MODE]
-    p1pos = s[T_P1M_POS]
-    p1skip = s[T_P1M_SKIP]
-    p1mode = s[T_P1M_MODE]
-    m0on = (en & M0_BIT) != 0 and s[T_M0M_OFF] == 0
-    m1on = (en & M1_BIT) != 0
-    blon = (en & BL_BIT) != 0
-    m0pos = s[T_M0M_POS]
-    m0num = s[T_M0M_NUM]
-    m0size = s[T_M0M_SIZE]
-    m1pos = s[T_M1M_POS]
-    m1num = s[T_M1M_NUM]
-    m1size = s[T_M1M_SIZE]
-    blpos = s[T_BLM_POS]
-    blsize = s[T_BLM_SIZE]
-    c0 = s[T_COLUBK]
+    c0 = bk
     c1 = s[T_COLUPF]
     c2 = s[T_COLUP0]
     c3 = s[T_COLUP1]
+    if draw:
+        if pf == 0:
+            for k in range(count):
+                buf[fp + k] = bk
+        else:
+            pcl = PRIORITY[0, PF_BIT | pps]
+            pcr = PRIORITY[1, PF_BIT | pps]
+            pfl = c1 if pcl == 1 else (c2 if pcl == 2 else c3)
+            pfr = c1 if pcr == 1 else (c2 if pcr == 2 else c3)
+            for x in range(x0, x1):
+                if pf & PF_MASK[refl, x]:
+                    buf[fp + x - x0] = pfl if x < 80 else pfr
+                else:
+                    buf[fp + x - x0] = bk
     coll = s[T_COLLISION]
-    for k in range(count):
-        x = hpos + k
-        e = 0
-        if pf & PF_MASK[refl, x]:
-            e |= PF_BIT
-        if blon and BALL_MASK[blsize, (x - blpos) % 160]:
-            e |= BL_BIT
-        if grp1 & PLAYER_MASK[p1skip, p1mode, (x - p1pos) % 160]:
-            e |= P1_BIT
-        if m1on and MISSILE_MASK[m1num, m1size, (x - m1pos) % 160]:
-            e |= M1_BIT
-        if grp0 & PLAYER_MASK[p0skip, p0mode, (x - p0pos) % 160]:
-            e |= P0_BIT
-        if m0on and MISSILE_MASK[m0num, m0size, (x - m0pos) % 160]:
-            e |= M0_BIT
-        coll |= COLLISION[e]
-        if draw:
-            c = PRIORITY[1 if x >= 80 else 0, e | pps]
-            buf[fp + k] = c0 if c == 0 else (c1 if c == 1 else (c2 if c == 2 else c3))
+    for x in range(lo, hi):
+        o = ob[x]
+        if o:
+            ob[x] = 0
+            e = o | (PF_BIT if pf & PF_MASK[refl, x] else 0)
+            coll |= COLLISION[e]
+            if draw:
+                c = PRIORITY[1 if x >= 80 else 0, e | pps]
+                buf[fp + x - x0] = c0 if c == 0 else (c1 if c == 1 else (c2 if c == 2 else c3))
     s[T_COLLISION] = coll
     if draw:
         end = fp + count
@@ -273,7 +348,7 @@ def update_frame(s, fb, clock, draw):
             n -= skip
         old_fp = s[T_FP]
         if n != 0:
-            _render(s, buf, old_fp, n, cfs - HBLANK, draw)
+            _render(s, buf, fb[2], old_fp, n, cfs - HBLANK, draw)
             s[T_FP] = old_fp + n
         if s[T_HMBLANK_ON] and cfs < HBLANK + 8:
             if draw:
@@ -662,7 +737,7 @@ def tia_cycles_reset(s, cycles):
 @jit
 def frame_reset(s, fb):
     """Frame bookkeeping after a TIA reset (ALE ``frameReset``): both buffers cleared."""
-    fb[:, :] = 0
+    fb[:2, :] = 0
     s[T_FP] = 0
     start_off = 228 * s[T_YSTART]
     stop_off = start_off + 228 * s[T_HEIGHT]

@@ -158,6 +158,11 @@ def _motion_table() -> np.ndarray:
     return t
 
 
+# [NUSIZ number mode][copy] -> pixel offset of that copy (-1: no such copy).
+COPY_OFFSETS = np.full((8, 3), -1, dtype=np.int64)
+for _m, _offs in _COPIES.items():
+    COPY_OFFSETS[_m, :len(_offs)] = _offs
+
 PLAYER_MASK = _player_masks()
 MISSILE_MASK = _missile_masks()
 BALL_MASK = _ball_masks()
