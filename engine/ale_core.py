@@ -158,14 +158,17 @@ def lives(s):
 
 
 @jit
-def is_terminal(s):
-    if s[G_TERMINAL]:
-        return True
+def is_truncated(s):
     if s[E_MAXFRAMES] > 0 and s[E_EPFRAME] >= s[E_MAXFRAMES]:
         return True
     if s[E_TRUNC_LIFE] and lives(s) < s[E_MAXLIVES]:
         return True
     return False
+
+
+@jit
+def is_terminal(s):
+    return s[G_TERMINAL] != 0 or is_truncated(s)
 
 
 @jit

@@ -98,6 +98,20 @@ class Env:
         self._screen_buffer = int(self.console.s[T_FBCUR])
         return int(r)
 
+    def act_frames(self, action: int, frames: int, paddle_strength: float = 1.0) -> int:
+        """``act`` for an explicit number of frames (stochastic frame skip of the Gymnasium v0/v4 ids)."""
+        s = self.console.s
+        old = int(s[E_FRAMESKIP])
+        s[E_FRAMESKIP] = max(1, int(frames))
+        try:
+            return self.act(action, paddle_strength)
+        finally:
+            s[E_FRAMESKIP] = old
+
+    def game_truncated(self) -> bool:
+        """Ended by the frame cap (or a lost life, when asked) rather than by the game."""
+        return bool(ale_core.is_truncated(self.console.s))
+
     def game_over(self, with_truncation: bool = True) -> bool:
         s = self.console.s
         return bool(ale_core.is_terminal(s)) if with_truncation else bool(s[ale_core.G_TERMINAL])

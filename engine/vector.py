@@ -1,0 +1,186 @@
+"""Many machines stepped inside one compiled call (numba ``prange`` over the environments).
+
+Each environment is one row of ``S`` (the flat machine state), its own frame buffers and environment RNG;
+they share the ROM bytes. One call applies every environment's action for its frame skip, writes the
+observations into preallocated arrays and auto-resets finished environments on their next step
+(Gymnasium's NEXT_STEP autoreset), never returning to Python per frame.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from . import ale_core
+from .env import Env, paddle_delta
+from .layout import E_EPFRAME, E_FRAME, FB_SIZE, RAM0, T_FBCUR
+from .palettes import NTSC, NTSC_GRAY, PAL, PAL_GRAY
+
+OBS_RGB, OBS_GRAY, OBS_RAM, OBS_NONE = range(4)
+
+
+@njit(cache=True, nogil=True, parallel=True, _nrt=False)
+def _step_all(S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, lives, frames, obs, obs_kind,
+              height, rgb_lut, gray_lut):
+    n = S.shape[0]
+    for i in prange(n):
+        s = S[i]
+        fb = FB[i]
+        if done[i]:
+            ale_core.env_reset(s, rom, fb, R[i])
+            rewards[i] = 0
+            done[i] = 0
+        else:
+            draw = 1 << 30 if obs_kind <= OBS_GRAY else 0
+            rewards[i] = ale_core.act(s, rom, fb, R[i], actions[i], ale_core.PLAYER_B_NOOP, deltas[i], 0, draw)
+        term = s[ale_core.G_TERMINAL] != 0
+        trunc = ale_core.is_truncated(s) and not term
+        terms[i] = term
+        truncs[i] = trunc
+        if term or trunc:
+            done[i] = 1
+        lives[i] = ale_core.lives(s)
+        frames[i, 0] = s[E_FRAME]
+        frames[i, 1] = s[E_EPFRAME]
+        _write_obs(s, fb, obs, i, obs_kind, height, rgb_lut, gray_lut)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _write_obs(s, fb, obs, i, obs_kind, height, rgb_lut, gray_lut):
+    if obs_kind == OBS_RAM:
+        for k in range(128):
+            obs[i, k] = s[RAM0 + k]
+    elif obs_kind == OBS_GRAY:
+        buf = fb[s[T_FBCUR]]
+        for k in range(height * 160):
+            obs[i, k] = gray_lut[buf[k]]
+    elif obs_kind == OBS_RGB:
+        buf = fb[s[T_FBCUR]]
+        for k in range(height * 160):
+            c = buf[k]
+            obs[i, 3 * k] = rgb_lut[c, 0]
+            obs[i, 3 * k + 1] = rgb_lut[c, 1]
+            obs[i, 3 * k + 2] = rgb_lut[c, 2]
+
+
+@njit(cache=True, nogil=True, parallel=True, _nrt=False)
+def _reset_all(S, rom, FB, R, mask, obs, obs_kind, height, rgb_lut, gray_lut):
+    for i in prange(S.shape[0]):
+        if mask[i]:
+            ale_core.env_reset(S[i], rom, FB[i], R[i])
+            _write_obs(S[i], FB[i], obs, i, obs_kind, height, rgb_lut, gray_lut)
+
+
+class VectorEnv:
+    """N copies of one game, stepped together (ALE semantics per copy, seeds ``seed + i``)."""
+
+    def __init__(self, game: str, num_envs: int, *, obs_type: str = "grayscale", frameskip: int = 4,
+                 repeat_action_probability: float = 0.25, max_num_frames_per_episode: int = 108_000,
+                 full_action_space: bool = False, mode=None, difficulty=None, seed: int = 0):
+        if num_envs < 1:
+            raise ValueError("num_envs must be at least 1")
+        kinds = {"rgb": OBS_RGB, "grayscale": OBS_GRAY, "ram": OBS_RAM, "none": OBS_NONE}
+        if obs_type not in kinds:
+            raise ValueError(f"obs_type must be one of {sorted(kinds)}, got {obs_type!r}")
+        self.obs_kind = kinds[obs_type]
+        self.num_envs = num_envs
+        proto = Env(game, frameskip=frameskip, repeat_action_probability=repeat_action_probability,
+                    max_num_frames_per_episode=max_num_frames_per_episode, full_action_space=full_action_space,
+                    mode=mode, difficulty=difficulty, seed=seed)
+        self.proto = proto
+        self.action_set = np.array(proto.action_set(), dtype=np.int64)
+        self.rom = proto.console.rom
+        self.height = proto.console.height
+        self.S = np.repeat(proto.console.s[None, :], num_envs, axis=0)
+        self.FB = np.repeat(proto.console.fb[None], num_envs, axis=0)
+        self.R = np.repeat(proto.rng[None, :], num_envs, axis=0)
+        from .rng import mt_seed
+
+        for i in range(num_envs):
+            mt_seed(self.R[i], 0, 1, (seed + i) & 0xFFFFFFFF)
+        pal = proto.console.pal
+        self.rgb_lut = PAL if pal else NTSC
+        self.gray_lut = PAL_GRAY if pal else NTSC_GRAY
+        size = {OBS_RGB: self.height * 160 * 3, OBS_GRAY: self.height * 160, OBS_RAM: 128, OBS_NONE: 1}[self.obs_kind]
+        self.obs = np.zeros((num_envs, size), dtype=np.uint8)
+        self.done = np.zeros(num_envs, dtype=np.int64)
+        self.rewards = np.zeros(num_envs, dtype=np.int64)
+        self.terms = np.zeros(num_envs, dtype=np.bool_)
+        self.truncs = np.zeros(num_envs, dtype=np.bool_)
+        self.lives = np.zeros(num_envs, dtype=np.int64)
+        self.frames = np.zeros((num_envs, 2), dtype=np.int64)
+        self._deltas = np.full(num_envs, paddle_delta(1.0), dtype=np.int64)
+        self.reset()
+
+    def observations(self) -> np.ndarray:
+        if self.obs_kind == OBS_RGB:
+            return self.obs.reshape(self.num_envs, self.height, 160, 3)
+        if self.obs_kind == OBS_GRAY:
+            return self.obs.reshape(self.num_envs, self.height, 160)
+        return self.obs
+
+    def reset(self, mask=None) -> np.ndarray:
+        m = np.ones(self.num_envs, dtype=np.int64) if mask is None else np.asarray(mask, dtype=np.int64)
+        _reset_all(self.S, self.rom, self.FB, self.R, m, self.obs, self.obs_kind, self.height, self.rgb_lut,
+                   self.gray_lut)
+        self.done[m != 0] = 0
+        return self.observations()
+
+    def step(self, action_indices) -> tuple:
+        """Actions are indices into the action set; returns (obs, rewards, terminated, truncated, lives)."""
+        idx = np.asarray(action_indices, dtype=np.int64)
+        if idx.shape != (self.num_envs,):
+            raise ValueError(f"expected {self.num_envs} actions, got shape {idx.shape}")
+        if idx.min() < 0 or idx.max() >= len(self.action_set):
+            raise ValueError(f"action indices must be in [0, {len(self.action_set)})")
+        _step_all(self.S, self.rom, self.FB, self.R, self.action_set[idx], self._deltas, self.done, self.rewards,
+                  self.terms, self.truncs, self.lives, self.frames, self.obs, self.obs_kind, self.height,
+                  self.rgb_lut, self.gray_lut)
+        return self.observations(), self.rewards.copy(), self.terms.copy(), self.truncs.copy(), self.lives.copy()
+
+
+def _make_gym_vector():
+    import gymnasium
+    from gymnasium import spaces
+    from gymnasium.vector.utils import batch_space
+
+    class ArcadeLabVectorEnv(gymnasium.vector.VectorEnv):
+        """Gymnasium vector env over :class:`VectorEnv` (NEXT_STEP autoreset)."""
+
+        metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.NEXT_STEP}
+
+        def __init__(self, game: str, num_envs: int = 1, obs_type: str = "grayscale", frameskip: int = 4,
+                     repeat_action_probability: float = 0.25, max_num_frames_per_episode: int = 108_000,
+                     full_action_space: bool = False, **kwargs):
+            self.vec = VectorEnv(game, num_envs, obs_type=obs_type, frameskip=frameskip,
+                                 repeat_action_probability=repeat_action_probability,
+                                 max_num_frames_per_episode=max_num_frames_per_episode,
+                                 full_action_space=full_action_space)
+            self.num_envs = num_envs
+            shape = self.vec.observations().shape[1:]
+            self.single_observation_space = spaces.Box(0, 255, shape=shape, dtype=np.uint8)
+            self.single_action_space = spaces.Discrete(len(self.vec.action_set))
+            self.observation_space = batch_space(self.single_observation_space, num_envs)
+            self.action_space = batch_space(self.single_action_space, num_envs)
+
+        def reset(self, *, seed=None, options=None):
+            if seed is not None:
+                from .rng import mt_seed
+
+                for i in range(self.num_envs):
+                    mt_seed(self.vec.R[i], 0, 1, (int(seed) + i) & 0xFFFFFFFF)
+            obs = self.vec.reset()
+            return obs.copy(), {"lives": self.vec.lives.copy()}
+
+        def step(self, actions):
+            obs, r, term, trunc, lives = self.vec.step(actions)
+            return obs.copy(), r.astype(np.float64), term, trunc, {"lives": lives}
+
+    return ArcadeLabVectorEnv
+
+
+def __getattr__(name):
+    if name == "ArcadeLabVectorEnv":
+        cls = _make_gym_vector()
+        globals()[name] = cls
+        return cls
+    raise AttributeError(name)

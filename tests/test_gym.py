@@ -1,0 +1,78 @@
+"""Gymnasium API: registration, check_env, the standard wrappers unchanged, vector env."""
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import engine.gym  # noqa: F401  (registers the ids)
+from engine.vector import VectorEnv
+from engine.env import Env
+
+
+def test_ids_registered_like_ale():
+    ids = set(gym.registry)
+    assert "ArcadeLab/Pong-v5" in ids and "ArcadeLab/MontezumaRevenge-v5" in ids
+    assert "ArcadeLab/PongNoFrameskip-v4" in ids and "ArcadeLab/Breakout-v0" in ids
+    spec = gym.spec("ArcadeLab/Pong-v5")
+    assert spec.kwargs["frameskip"] == 4 and spec.kwargs["repeat_action_probability"] == 0.25
+    assert spec.kwargs["max_num_frames_per_episode"] == 108_000
+
+
+@pytest.mark.parametrize("env_id", ["ArcadeLab/Pong-v5", "ArcadeLab/Breakout-v5"])
+def test_check_env(env_id):
+    from gymnasium.utils.env_checker import check_env
+
+    env = gym.make(env_id)
+    check_env(env.unwrapped, skip_render_check=True)
+
+
+def test_reset_seed_reloads_like_ale():
+    env = gym.make("ArcadeLab/Breakout-v5")
+    o1, i1 = env.reset(seed=42)
+    traj1 = [env.step(a % 4)[:4] for a in range(100)]
+    o2, i2 = env.reset(seed=42)
+    traj2 = [env.step(a % 4)[:4] for a in range(100)]
+    assert np.array_equal(o1, o2) and i1["seeds"] == i2["seeds"]
+    for a, b in zip(traj1, traj2):
+        assert np.array_equal(a[0], b[0]) and a[1:] == b[1:]
+
+
+def test_standard_training_snippet_runs_unchanged():
+    from gymnasium.wrappers import AtariPreprocessing, FrameStackObservation
+
+    env = gym.make("ArcadeLab/BreakoutNoFrameskip-v4")
+    env = AtariPreprocessing(env, frame_skip=4, screen_size=84, grayscale_obs=True, noop_max=30)
+    env = FrameStackObservation(env, 4)
+    obs, info = env.reset(seed=0)
+    assert obs.shape == (4, 84, 84)
+    for _ in range(50):
+        obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
+        if terminated or truncated:
+            obs, info = env.reset()
+    assert obs.shape == (4, 84, 84)
+
+
+def test_vector_env_matches_single_envs():
+    n = 3
+    vec = VectorEnv("breakout", n, obs_type="grayscale", frameskip=4, repeat_action_probability=0.25, seed=10)
+    singles = [Env("breakout", frameskip=4, repeat_action_probability=0.25, seed=10 + i) for i in range(n)]
+    rng = np.random.default_rng(0)
+    for s in singles:
+        s.reset()
+    vec.reset()
+    for _ in range(60):
+        idx = rng.integers(len(vec.action_set), size=n)
+        obs, rew, term, trunc, lives = vec.step(idx)
+        for i, s in enumerate(singles):
+            r = s.act(int(vec.action_set[idx[i]]))
+            assert r == rew[i] and s.lives() == lives[i]
+            assert np.array_equal(s.screen_grayscale(), obs[i])
+
+
+def test_gymnasium_vector_entry_point():
+    envs = gym.make_vec("ArcadeLab/Pong-v5", num_envs=2, vectorization_mode="vector_entry_point")
+    obs, info = envs.reset(seed=0)
+    assert obs.shape[0] == 2
+    obs, r, term, trunc, info = envs.step(np.array([0, 1]))
+    assert obs.shape[0] == 2 and r.shape == (2,)
