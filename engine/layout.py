@@ -140,6 +140,8 @@ T_AUDF0 = _alloc("AUDF0")
 T_AUDF1 = _alloc("AUDF1")
 T_AUDV0 = _alloc("AUDV0")
 T_AUDV1 = _alloc("AUDV1")
+AUD_ON = _alloc("audio_log_on")      # when set, AUDx writes are logged with their cycle (for sound)
+AUD_N = _alloc("audio_log_count")
 
 # --- cartridge ---------------------------------------------------------------------------------
 C_SCHEME = _alloc("cart_scheme")
@@ -219,6 +221,10 @@ STATE_VERSION = 1
 
 FB_ROWS = 300
 FB_SIZE = 160 * FB_ROWS + 160       # slack: ALE's word writes may run a few pixels past a line
+# Row 2 of the frame-buffer array is scratch: the renderer's 160-byte sprite row, then the audio
+# register-write log (5 bytes per write: cycle as 3 bytes, register, value).
+AUD_LOG_OFFSET = 256
+AUD_LOG_MAX = 4096
 
 
 def describe(i: int) -> str:

@@ -19,7 +19,7 @@ from .layout import (
     T_M0M_POS, T_M0M_NUM, T_M0M_SIZE, T_M0M_OFF, T_M1M_POS, T_M1M_NUM, T_M1M_SIZE,
     T_BLM_POS, T_BLM_SIZE, T_PFM_REFL, T_LASTHMOVE, T_HMBLANK_ON, T_COSMIC_ON, T_COSMIC_CNT,
     T_DUMP_ON, T_DUMP_CYC, T_AUDC0, T_AUDC1, T_AUDF0, T_AUDF1, T_AUDV0, T_AUDV1,
-    IN_FIRE, IN_RES,
+    IN_FIRE, IN_RES, AUD_ON, AUD_N, AUD_LOG_OFFSET, AUD_LOG_MAX,
 )
 from .tia_tables import (
     P0_BIT, M0_BIT, P1_BIT, M1_BIT, BL_BIT, PF_BIT, SCORE_BIT, PRIORITY_BIT,
@@ -498,6 +498,23 @@ def _reset_player(s, clock, pos_reg, nusiz_reg, which, fb, draw):
 
 
 @jit
+def _audio_write(s, fb, addr, value):
+    """Log an audio register write with its cycle so sound can be synthesised time-aligned."""
+    if s[AUD_ON] and s[AUD_N] < AUD_LOG_MAX:
+        log = fb[2]
+        k = AUD_LOG_OFFSET + 5 * s[AUD_N]
+        c = s[CYC]
+        if c > 0xFFFFFF:
+            c = 0xFFFFFF
+        log[k] = c & 0xFF
+        log[k + 1] = (c >> 8) & 0xFF
+        log[k + 2] = (c >> 16) & 0xFF
+        log[k + 3] = addr
+        log[k + 4] = value
+        s[AUD_N] += 1
+
+
+@jit
 def tia_poke(s, fb, addr, value, draw):
     addr &= 0x3F
     clock = s[CYC] * 3
@@ -610,7 +627,9 @@ def tia_poke(s, fb, addr, value, draw):
         elif since == 6 * 3 and hpos == 27:
             s[T_POSBL] = 5
         _set_bl_mask(s)
-    elif addr == 0x15:
+    elif 0x15 <= addr <= 0x1A:
+        _audio_write(s, fb, addr, value)
+    if addr == 0x15:
         s[T_AUDC0] = value & 0x0F
     elif addr == 0x16:
         s[T_AUDC1] = value & 0x0F
