@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
-from . import breakout, pong
+from . import adventure, air_raid, alien, amidar, assault, asterix, asteroids, atlantis, atlantis2, backgammon, bank_heist, basic_math, battle_zone, beam_rider, berzerk, blackjack, bowling, boxing, breakout, carnival, casino, centipede, chopper_command, crazy_climber, crossbow, darkchambers, defender, demon_attack, donkey_kong, double_dunk, earthworld, elevator_action, enduro, entombed, et, fishing_derby, flag_capture, freeway, frogger, frostbite, galaxian, gopher, gravitar, hangman, haunted_house, hero, human_cannonball, ice_hockey, jamesbond, journey_escape, kaboom, kangaroo, keystone_kapers, king_kong, klax, koolaid, krull, kung_fu_master, laser_gates, lost_luggage, mario_bros, miniature_golf, montezuma_revenge, mr_do, ms_pacman, name_this_game, othello, pacman, phoenix, pitfall, pitfall2, pong, pooyan, private_eye, qbert, riverraid, road_runner, robotank, seaquest, sir_lancelot, skiing, solaris, space_invaders, space_war, star_gunner, superman, surround, tennis, tetris, tic_tac_toe_3d, time_pilot, trondead, turmoil, tutankham, up_n_down, venture, video_checkers, video_chess, video_cube, video_pinball, wizard_of_wor, word_zapper, yars_revenge, zaxxon
 
-MODULES = (breakout, pong)
+MODULES = (adventure, air_raid, alien, amidar, assault, asterix, asteroids, atlantis, atlantis2, backgammon, bank_heist, basic_math, battle_zone, beam_rider, berzerk, blackjack, bowling, boxing, breakout, carnival, casino, centipede, chopper_command, crazy_climber, crossbow, darkchambers, defender, demon_attack, donkey_kong, double_dunk, earthworld, elevator_action, enduro, entombed, et, fishing_derby, flag_capture, freeway, frogger, frostbite, galaxian, gopher, gravitar, hangman, haunted_house, hero, human_cannonball, ice_hockey, jamesbond, journey_escape, kaboom, kangaroo, keystone_kapers, king_kong, klax, koolaid, krull, kung_fu_master, laser_gates, lost_luggage, mario_bros, miniature_golf, montezuma_revenge, mr_do, ms_pacman, name_this_game, othello, pacman, phoenix, pitfall, pitfall2, pong, pooyan, private_eye, qbert, riverraid, road_runner, robotank, seaquest, sir_lancelot, skiing, solaris, space_invaders, space_war, star_gunner, superman, surround, tennis, tetris, tic_tac_toe_3d, time_pilot, trondead, turmoil, tutankham, up_n_down, venture, video_checkers, video_chess, video_cube, video_pinball, wizard_of_wor, word_zapper, yars_revenge, zaxxon)
 GAME_IDS = tuple(m.GAME.id for m in MODULES)
 N_START_MAX = max([len(m.GAME.starting_actions) for m in MODULES] + [1])
 _LEGAL = np.ones((len(MODULES) + 1, 18), dtype=np.int64)
@@ -34,31 +34,763 @@ def game_start_action(g, i):
 @jit
 def game_step(s, g):
     if g == 0:
-        breakout.step(s)
+        adventure.step(s)
     elif g == 1:
+        air_raid.step(s)
+    elif g == 2:
+        alien.step(s)
+    elif g == 3:
+        amidar.step(s)
+    elif g == 4:
+        assault.step(s)
+    elif g == 5:
+        asterix.step(s)
+    elif g == 6:
+        asteroids.step(s)
+    elif g == 7:
+        atlantis.step(s)
+    elif g == 8:
+        atlantis2.step(s)
+    elif g == 9:
+        backgammon.step(s)
+    elif g == 10:
+        bank_heist.step(s)
+    elif g == 11:
+        basic_math.step(s)
+    elif g == 12:
+        battle_zone.step(s)
+    elif g == 13:
+        beam_rider.step(s)
+    elif g == 14:
+        berzerk.step(s)
+    elif g == 15:
+        blackjack.step(s)
+    elif g == 16:
+        bowling.step(s)
+    elif g == 17:
+        boxing.step(s)
+    elif g == 18:
+        breakout.step(s)
+    elif g == 19:
+        carnival.step(s)
+    elif g == 20:
+        casino.step(s)
+    elif g == 21:
+        centipede.step(s)
+    elif g == 22:
+        chopper_command.step(s)
+    elif g == 23:
+        crazy_climber.step(s)
+    elif g == 24:
+        crossbow.step(s)
+    elif g == 25:
+        darkchambers.step(s)
+    elif g == 26:
+        defender.step(s)
+    elif g == 27:
+        demon_attack.step(s)
+    elif g == 28:
+        donkey_kong.step(s)
+    elif g == 29:
+        double_dunk.step(s)
+    elif g == 30:
+        earthworld.step(s)
+    elif g == 31:
+        elevator_action.step(s)
+    elif g == 32:
+        enduro.step(s)
+    elif g == 33:
+        entombed.step(s)
+    elif g == 34:
+        et.step(s)
+    elif g == 35:
+        fishing_derby.step(s)
+    elif g == 36:
+        flag_capture.step(s)
+    elif g == 37:
+        freeway.step(s)
+    elif g == 38:
+        frogger.step(s)
+    elif g == 39:
+        frostbite.step(s)
+    elif g == 40:
+        galaxian.step(s)
+    elif g == 41:
+        gopher.step(s)
+    elif g == 42:
+        gravitar.step(s)
+    elif g == 43:
+        hangman.step(s)
+    elif g == 44:
+        haunted_house.step(s)
+    elif g == 45:
+        hero.step(s)
+    elif g == 46:
+        human_cannonball.step(s)
+    elif g == 47:
+        ice_hockey.step(s)
+    elif g == 48:
+        jamesbond.step(s)
+    elif g == 49:
+        journey_escape.step(s)
+    elif g == 50:
+        kaboom.step(s)
+    elif g == 51:
+        kangaroo.step(s)
+    elif g == 52:
+        keystone_kapers.step(s)
+    elif g == 53:
+        king_kong.step(s)
+    elif g == 54:
+        klax.step(s)
+    elif g == 55:
+        koolaid.step(s)
+    elif g == 56:
+        krull.step(s)
+    elif g == 57:
+        kung_fu_master.step(s)
+    elif g == 58:
+        laser_gates.step(s)
+    elif g == 59:
+        lost_luggage.step(s)
+    elif g == 60:
+        mario_bros.step(s)
+    elif g == 61:
+        miniature_golf.step(s)
+    elif g == 62:
+        montezuma_revenge.step(s)
+    elif g == 63:
+        mr_do.step(s)
+    elif g == 64:
+        ms_pacman.step(s)
+    elif g == 65:
+        name_this_game.step(s)
+    elif g == 66:
+        othello.step(s)
+    elif g == 67:
+        pacman.step(s)
+    elif g == 68:
+        phoenix.step(s)
+    elif g == 69:
+        pitfall.step(s)
+    elif g == 70:
+        pitfall2.step(s)
+    elif g == 71:
         pong.step(s)
+    elif g == 72:
+        pooyan.step(s)
+    elif g == 73:
+        private_eye.step(s)
+    elif g == 74:
+        qbert.step(s)
+    elif g == 75:
+        riverraid.step(s)
+    elif g == 76:
+        road_runner.step(s)
+    elif g == 77:
+        robotank.step(s)
+    elif g == 78:
+        seaquest.step(s)
+    elif g == 79:
+        sir_lancelot.step(s)
+    elif g == 80:
+        skiing.step(s)
+    elif g == 81:
+        solaris.step(s)
+    elif g == 82:
+        space_invaders.step(s)
+    elif g == 83:
+        space_war.step(s)
+    elif g == 84:
+        star_gunner.step(s)
+    elif g == 85:
+        superman.step(s)
+    elif g == 86:
+        surround.step(s)
+    elif g == 87:
+        tennis.step(s)
+    elif g == 88:
+        tetris.step(s)
+    elif g == 89:
+        tic_tac_toe_3d.step(s)
+    elif g == 90:
+        time_pilot.step(s)
+    elif g == 91:
+        trondead.step(s)
+    elif g == 92:
+        turmoil.step(s)
+    elif g == 93:
+        tutankham.step(s)
+    elif g == 94:
+        up_n_down.step(s)
+    elif g == 95:
+        venture.step(s)
+    elif g == 96:
+        video_checkers.step(s)
+    elif g == 97:
+        video_chess.step(s)
+    elif g == 98:
+        video_cube.step(s)
+    elif g == 99:
+        video_pinball.step(s)
+    elif g == 100:
+        wizard_of_wor.step(s)
+    elif g == 101:
+        word_zapper.step(s)
+    elif g == 102:
+        yars_revenge.step(s)
+    elif g == 103:
+        zaxxon.step(s)
 
 
 @jit
 def game_reset(s, g):
     if g == 0:
-        breakout.reset(s)
+        adventure.reset(s)
     elif g == 1:
+        air_raid.reset(s)
+    elif g == 2:
+        alien.reset(s)
+    elif g == 3:
+        amidar.reset(s)
+    elif g == 4:
+        assault.reset(s)
+    elif g == 5:
+        asterix.reset(s)
+    elif g == 6:
+        asteroids.reset(s)
+    elif g == 7:
+        atlantis.reset(s)
+    elif g == 8:
+        atlantis2.reset(s)
+    elif g == 9:
+        backgammon.reset(s)
+    elif g == 10:
+        bank_heist.reset(s)
+    elif g == 11:
+        basic_math.reset(s)
+    elif g == 12:
+        battle_zone.reset(s)
+    elif g == 13:
+        beam_rider.reset(s)
+    elif g == 14:
+        berzerk.reset(s)
+    elif g == 15:
+        blackjack.reset(s)
+    elif g == 16:
+        bowling.reset(s)
+    elif g == 17:
+        boxing.reset(s)
+    elif g == 18:
+        breakout.reset(s)
+    elif g == 19:
+        carnival.reset(s)
+    elif g == 20:
+        casino.reset(s)
+    elif g == 21:
+        centipede.reset(s)
+    elif g == 22:
+        chopper_command.reset(s)
+    elif g == 23:
+        crazy_climber.reset(s)
+    elif g == 24:
+        crossbow.reset(s)
+    elif g == 25:
+        darkchambers.reset(s)
+    elif g == 26:
+        defender.reset(s)
+    elif g == 27:
+        demon_attack.reset(s)
+    elif g == 28:
+        donkey_kong.reset(s)
+    elif g == 29:
+        double_dunk.reset(s)
+    elif g == 30:
+        earthworld.reset(s)
+    elif g == 31:
+        elevator_action.reset(s)
+    elif g == 32:
+        enduro.reset(s)
+    elif g == 33:
+        entombed.reset(s)
+    elif g == 34:
+        et.reset(s)
+    elif g == 35:
+        fishing_derby.reset(s)
+    elif g == 36:
+        flag_capture.reset(s)
+    elif g == 37:
+        freeway.reset(s)
+    elif g == 38:
+        frogger.reset(s)
+    elif g == 39:
+        frostbite.reset(s)
+    elif g == 40:
+        galaxian.reset(s)
+    elif g == 41:
+        gopher.reset(s)
+    elif g == 42:
+        gravitar.reset(s)
+    elif g == 43:
+        hangman.reset(s)
+    elif g == 44:
+        haunted_house.reset(s)
+    elif g == 45:
+        hero.reset(s)
+    elif g == 46:
+        human_cannonball.reset(s)
+    elif g == 47:
+        ice_hockey.reset(s)
+    elif g == 48:
+        jamesbond.reset(s)
+    elif g == 49:
+        journey_escape.reset(s)
+    elif g == 50:
+        kaboom.reset(s)
+    elif g == 51:
+        kangaroo.reset(s)
+    elif g == 52:
+        keystone_kapers.reset(s)
+    elif g == 53:
+        king_kong.reset(s)
+    elif g == 54:
+        klax.reset(s)
+    elif g == 55:
+        koolaid.reset(s)
+    elif g == 56:
+        krull.reset(s)
+    elif g == 57:
+        kung_fu_master.reset(s)
+    elif g == 58:
+        laser_gates.reset(s)
+    elif g == 59:
+        lost_luggage.reset(s)
+    elif g == 60:
+        mario_bros.reset(s)
+    elif g == 61:
+        miniature_golf.reset(s)
+    elif g == 62:
+        montezuma_revenge.reset(s)
+    elif g == 63:
+        mr_do.reset(s)
+    elif g == 64:
+        ms_pacman.reset(s)
+    elif g == 65:
+        name_this_game.reset(s)
+    elif g == 66:
+        othello.reset(s)
+    elif g == 67:
+        pacman.reset(s)
+    elif g == 68:
+        phoenix.reset(s)
+    elif g == 69:
+        pitfall.reset(s)
+    elif g == 70:
+        pitfall2.reset(s)
+    elif g == 71:
         pong.reset(s)
+    elif g == 72:
+        pooyan.reset(s)
+    elif g == 73:
+        private_eye.reset(s)
+    elif g == 74:
+        qbert.reset(s)
+    elif g == 75:
+        riverraid.reset(s)
+    elif g == 76:
+        road_runner.reset(s)
+    elif g == 77:
+        robotank.reset(s)
+    elif g == 78:
+        seaquest.reset(s)
+    elif g == 79:
+        sir_lancelot.reset(s)
+    elif g == 80:
+        skiing.reset(s)
+    elif g == 81:
+        solaris.reset(s)
+    elif g == 82:
+        space_invaders.reset(s)
+    elif g == 83:
+        space_war.reset(s)
+    elif g == 84:
+        star_gunner.reset(s)
+    elif g == 85:
+        superman.reset(s)
+    elif g == 86:
+        surround.reset(s)
+    elif g == 87:
+        tennis.reset(s)
+    elif g == 88:
+        tetris.reset(s)
+    elif g == 89:
+        tic_tac_toe_3d.reset(s)
+    elif g == 90:
+        time_pilot.reset(s)
+    elif g == 91:
+        trondead.reset(s)
+    elif g == 92:
+        turmoil.reset(s)
+    elif g == 93:
+        tutankham.reset(s)
+    elif g == 94:
+        up_n_down.reset(s)
+    elif g == 95:
+        venture.reset(s)
+    elif g == 96:
+        video_checkers.reset(s)
+    elif g == 97:
+        video_chess.reset(s)
+    elif g == 98:
+        video_cube.reset(s)
+    elif g == 99:
+        video_pinball.reset(s)
+    elif g == 100:
+        wizard_of_wor.reset(s)
+    elif g == 101:
+        word_zapper.reset(s)
+    elif g == 102:
+        yars_revenge.reset(s)
+    elif g == 103:
+        zaxxon.reset(s)
 
 
 @jit
 def game_lives(s, g):
     if g == 0:
-        return breakout.lives(s)
+        return adventure.lives(s)
     elif g == 1:
+        return air_raid.lives(s)
+    elif g == 2:
+        return alien.lives(s)
+    elif g == 3:
+        return amidar.lives(s)
+    elif g == 4:
+        return assault.lives(s)
+    elif g == 5:
+        return asterix.lives(s)
+    elif g == 6:
+        return asteroids.lives(s)
+    elif g == 7:
+        return atlantis.lives(s)
+    elif g == 8:
+        return atlantis2.lives(s)
+    elif g == 9:
+        return backgammon.lives(s)
+    elif g == 10:
+        return bank_heist.lives(s)
+    elif g == 11:
+        return basic_math.lives(s)
+    elif g == 12:
+        return battle_zone.lives(s)
+    elif g == 13:
+        return beam_rider.lives(s)
+    elif g == 14:
+        return berzerk.lives(s)
+    elif g == 15:
+        return blackjack.lives(s)
+    elif g == 16:
+        return bowling.lives(s)
+    elif g == 17:
+        return boxing.lives(s)
+    elif g == 18:
+        return breakout.lives(s)
+    elif g == 19:
+        return carnival.lives(s)
+    elif g == 20:
+        return casino.lives(s)
+    elif g == 21:
+        return centipede.lives(s)
+    elif g == 22:
+        return chopper_command.lives(s)
+    elif g == 23:
+        return crazy_climber.lives(s)
+    elif g == 24:
+        return crossbow.lives(s)
+    elif g == 25:
+        return darkchambers.lives(s)
+    elif g == 26:
+        return defender.lives(s)
+    elif g == 27:
+        return demon_attack.lives(s)
+    elif g == 28:
+        return donkey_kong.lives(s)
+    elif g == 29:
+        return double_dunk.lives(s)
+    elif g == 30:
+        return earthworld.lives(s)
+    elif g == 31:
+        return elevator_action.lives(s)
+    elif g == 32:
+        return enduro.lives(s)
+    elif g == 33:
+        return entombed.lives(s)
+    elif g == 34:
+        return et.lives(s)
+    elif g == 35:
+        return fishing_derby.lives(s)
+    elif g == 36:
+        return flag_capture.lives(s)
+    elif g == 37:
+        return freeway.lives(s)
+    elif g == 38:
+        return frogger.lives(s)
+    elif g == 39:
+        return frostbite.lives(s)
+    elif g == 40:
+        return galaxian.lives(s)
+    elif g == 41:
+        return gopher.lives(s)
+    elif g == 42:
+        return gravitar.lives(s)
+    elif g == 43:
+        return hangman.lives(s)
+    elif g == 44:
+        return haunted_house.lives(s)
+    elif g == 45:
+        return hero.lives(s)
+    elif g == 46:
+        return human_cannonball.lives(s)
+    elif g == 47:
+        return ice_hockey.lives(s)
+    elif g == 48:
+        return jamesbond.lives(s)
+    elif g == 49:
+        return journey_escape.lives(s)
+    elif g == 50:
+        return kaboom.lives(s)
+    elif g == 51:
+        return kangaroo.lives(s)
+    elif g == 52:
+        return keystone_kapers.lives(s)
+    elif g == 53:
+        return king_kong.lives(s)
+    elif g == 54:
+        return klax.lives(s)
+    elif g == 55:
+        return koolaid.lives(s)
+    elif g == 56:
+        return krull.lives(s)
+    elif g == 57:
+        return kung_fu_master.lives(s)
+    elif g == 58:
+        return laser_gates.lives(s)
+    elif g == 59:
+        return lost_luggage.lives(s)
+    elif g == 60:
+        return mario_bros.lives(s)
+    elif g == 61:
+        return miniature_golf.lives(s)
+    elif g == 62:
+        return montezuma_revenge.lives(s)
+    elif g == 63:
+        return mr_do.lives(s)
+    elif g == 64:
+        return ms_pacman.lives(s)
+    elif g == 65:
+        return name_this_game.lives(s)
+    elif g == 66:
+        return othello.lives(s)
+    elif g == 67:
+        return pacman.lives(s)
+    elif g == 68:
+        return phoenix.lives(s)
+    elif g == 69:
+        return pitfall.lives(s)
+    elif g == 70:
+        return pitfall2.lives(s)
+    elif g == 71:
         return pong.lives(s)
+    elif g == 72:
+        return pooyan.lives(s)
+    elif g == 73:
+        return private_eye.lives(s)
+    elif g == 74:
+        return qbert.lives(s)
+    elif g == 75:
+        return riverraid.lives(s)
+    elif g == 76:
+        return road_runner.lives(s)
+    elif g == 77:
+        return robotank.lives(s)
+    elif g == 78:
+        return seaquest.lives(s)
+    elif g == 79:
+        return sir_lancelot.lives(s)
+    elif g == 80:
+        return skiing.lives(s)
+    elif g == 81:
+        return solaris.lives(s)
+    elif g == 82:
+        return space_invaders.lives(s)
+    elif g == 83:
+        return space_war.lives(s)
+    elif g == 84:
+        return star_gunner.lives(s)
+    elif g == 85:
+        return superman.lives(s)
+    elif g == 86:
+        return surround.lives(s)
+    elif g == 87:
+        return tennis.lives(s)
+    elif g == 88:
+        return tetris.lives(s)
+    elif g == 89:
+        return tic_tac_toe_3d.lives(s)
+    elif g == 90:
+        return time_pilot.lives(s)
+    elif g == 91:
+        return trondead.lives(s)
+    elif g == 92:
+        return turmoil.lives(s)
+    elif g == 93:
+        return tutankham.lives(s)
+    elif g == 94:
+        return up_n_down.lives(s)
+    elif g == 95:
+        return venture.lives(s)
+    elif g == 96:
+        return video_checkers.lives(s)
+    elif g == 97:
+        return video_chess.lives(s)
+    elif g == 98:
+        return video_cube.lives(s)
+    elif g == 99:
+        return video_pinball.lives(s)
+    elif g == 100:
+        return wizard_of_wor.lives(s)
+    elif g == 101:
+        return word_zapper.lives(s)
+    elif g == 102:
+        return yars_revenge.lives(s)
+    elif g == 103:
+        return zaxxon.lives(s)
     return 0
 
 
 @jit
 def game_set_mode(s, rom, fb, erng, g, mode):
     if g == 0:
-        breakout.set_mode(s, rom, fb, erng, mode)
+        adventure.set_mode(s, rom, fb, erng, mode)
     elif g == 1:
+        air_raid.set_mode(s, rom, fb, erng, mode)
+    elif g == 2:
+        alien.set_mode(s, rom, fb, erng, mode)
+    elif g == 6:
+        asteroids.set_mode(s, rom, fb, erng, mode)
+    elif g == 7:
+        atlantis.set_mode(s, rom, fb, erng, mode)
+    elif g == 9:
+        backgammon.set_mode(s, rom, fb, erng, mode)
+    elif g == 10:
+        bank_heist.set_mode(s, rom, fb, erng, mode)
+    elif g == 11:
+        basic_math.set_mode(s, rom, fb, erng, mode)
+    elif g == 12:
+        battle_zone.set_mode(s, rom, fb, erng, mode)
+    elif g == 14:
+        berzerk.set_mode(s, rom, fb, erng, mode)
+    elif g == 16:
+        bowling.set_mode(s, rom, fb, erng, mode)
+    elif g == 18:
+        breakout.set_mode(s, rom, fb, erng, mode)
+    elif g == 20:
+        casino.set_mode(s, rom, fb, erng, mode)
+    elif g == 21:
+        centipede.set_mode(s, rom, fb, erng, mode)
+    elif g == 22:
+        chopper_command.set_mode(s, rom, fb, erng, mode)
+    elif g == 23:
+        crazy_climber.set_mode(s, rom, fb, erng, mode)
+    elif g == 24:
+        crossbow.set_mode(s, rom, fb, erng, mode)
+    elif g == 26:
+        defender.set_mode(s, rom, fb, erng, mode)
+    elif g == 27:
+        demon_attack.set_mode(s, rom, fb, erng, mode)
+    elif g == 29:
+        double_dunk.set_mode(s, rom, fb, erng, mode)
+    elif g == 34:
+        et.set_mode(s, rom, fb, erng, mode)
+    elif g == 36:
+        flag_capture.set_mode(s, rom, fb, erng, mode)
+    elif g == 37:
+        freeway.set_mode(s, rom, fb, erng, mode)
+    elif g == 38:
+        frogger.set_mode(s, rom, fb, erng, mode)
+    elif g == 39:
+        frostbite.set_mode(s, rom, fb, erng, mode)
+    elif g == 40:
+        galaxian.set_mode(s, rom, fb, erng, mode)
+    elif g == 41:
+        gopher.set_mode(s, rom, fb, erng, mode)
+    elif g == 42:
+        gravitar.set_mode(s, rom, fb, erng, mode)
+    elif g == 43:
+        hangman.set_mode(s, rom, fb, erng, mode)
+    elif g == 44:
+        haunted_house.set_mode(s, rom, fb, erng, mode)
+    elif g == 45:
+        hero.set_mode(s, rom, fb, erng, mode)
+    elif g == 46:
+        human_cannonball.set_mode(s, rom, fb, erng, mode)
+    elif g == 47:
+        ice_hockey.set_mode(s, rom, fb, erng, mode)
+    elif g == 48:
+        jamesbond.set_mode(s, rom, fb, erng, mode)
+    elif g == 51:
+        kangaroo.set_mode(s, rom, fb, erng, mode)
+    elif g == 53:
+        king_kong.set_mode(s, rom, fb, erng, mode)
+    elif g == 54:
+        klax.set_mode(s, rom, fb, erng, mode)
+    elif g == 59:
+        lost_luggage.set_mode(s, rom, fb, erng, mode)
+    elif g == 60:
+        mario_bros.set_mode(s, rom, fb, erng, mode)
+    elif g == 63:
+        mr_do.set_mode(s, rom, fb, erng, mode)
+    elif g == 64:
+        ms_pacman.set_mode(s, rom, fb, erng, mode)
+    elif g == 65:
+        name_this_game.set_mode(s, rom, fb, erng, mode)
+    elif g == 66:
+        othello.set_mode(s, rom, fb, erng, mode)
+    elif g == 67:
+        pacman.set_mode(s, rom, fb, erng, mode)
+    elif g == 71:
         pong.set_mode(s, rom, fb, erng, mode)
+    elif g == 72:
+        pooyan.set_mode(s, rom, fb, erng, mode)
+    elif g == 73:
+        private_eye.set_mode(s, rom, fb, erng, mode)
+    elif g == 82:
+        space_invaders.set_mode(s, rom, fb, erng, mode)
+    elif g == 83:
+        space_war.set_mode(s, rom, fb, erng, mode)
+    elif g == 84:
+        star_gunner.set_mode(s, rom, fb, erng, mode)
+    elif g == 86:
+        surround.set_mode(s, rom, fb, erng, mode)
+    elif g == 87:
+        tennis.set_mode(s, rom, fb, erng, mode)
+    elif g == 89:
+        tic_tac_toe_3d.set_mode(s, rom, fb, erng, mode)
+    elif g == 92:
+        turmoil.set_mode(s, rom, fb, erng, mode)
+    elif g == 93:
+        tutankham.set_mode(s, rom, fb, erng, mode)
+    elif g == 96:
+        video_checkers.set_mode(s, rom, fb, erng, mode)
+    elif g == 97:
+        video_chess.set_mode(s, rom, fb, erng, mode)
+    elif g == 98:
+        video_cube.set_mode(s, rom, fb, erng, mode)
+    elif g == 99:
+        video_pinball.set_mode(s, rom, fb, erng, mode)
+    elif g == 101:
+        word_zapper.set_mode(s, rom, fb, erng, mode)
+    elif g == 102:
+        yars_revenge.set_mode(s, rom, fb, erng, mode)
+    elif g == 103:
+        zaxxon.set_mode(s, rom, fb, erng, mode)

@@ -1,0 +1,214 @@
+"""Keyboard (and gamepad) to joystick, paddle and console-switch state; remappable, saved in settings."""
+from __future__ import annotations
+
+import threading
+
+from PySide6.QtCore import QEvent, QObject, QSettings, Qt, Signal
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QKeySequenceEdit, QLabel, QVBoxLayout)
+
+from .session import InputFrame
+
+# Held controls (pressed while the key is down) and toggles (flip on press).
+HELD = ("up", "down", "left", "right", "fire", "reset", "select")
+TOGGLES = ("color", "difficulty_left", "difficulty_right")
+LABELS = {
+    "up": "Joystick up", "down": "Joystick down", "left": "Joystick left / paddle left",
+    "right": "Joystick right / paddle right", "fire": "Fire button", "reset": "Console RESET (hold)",
+    "select": "Console SELECT (hold)", "color": "Colour / black & white", "difficulty_left":
+    "Left difficulty A/B", "difficulty_right": "Right difficulty A/B",
+}
+DEFAULT_KEYS: dict[str, list[str]] = {
+    "up": ["Up", "W"], "down": ["Down", "S"], "left": ["Left", "A"], "right": ["Right", "D"],
+    "fire": ["Space"], "select": ["F1"], "reset": ["F2"], "color": ["F3"], "difficulty_left": ["F4"],
+    "difficulty_right": ["F6"],
+}
+
+
+def key_code(name: str) -> int:
+    seq = QKeySequence.fromString(name)
+    if seq.isEmpty():
+        return 0
+    return seq[0].key().value if hasattr(seq[0], "key") else int(seq[0])
+
+
+def key_name(code: int) -> str:
+    return QKeySequence(code).toString()
+
+
+class KeyMap:
+    """control -> key names, with the reverse lookup used on every key event."""
+
+    def __init__(self, mapping: dict[str, list[str]] | None = None):
+        self.mapping = {k: list(v) for k, v in (mapping or DEFAULT_KEYS).items()}
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        self.by_code: dict[int, str] = {}
+        for control, names in self.mapping.items():
+            for n in names:
+                c = key_code(n)
+                if c:
+                    self.by_code[c] = control
+
+    def set(self, control: str, names: list[str]) -> None:
+        self.mapping[control] = [n for n in names if n]
+        self._rebuild()
+
+    def control_for(self, code: int) -> str | None:
+        return self.by_code.get(code)
+
+    def save(self, settings: QSettings) -> None:
+        settings.beginGroup("keys")
+        for control, names in self.mapping.items():
+            settings.setValue(control, ",".join(names))
+        settings.endGroup()
+
+    @classmethod
+    def load(cls, settings: QSettings) -> "KeyMap":
+        mapping = {k: list(v) for k, v in DEFAULT_KEYS.items()}
+        settings.beginGroup("keys")
+        for control in mapping:
+            v = settings.value(control)
+            if isinstance(v, str) and v.strip():
+                mapping[control] = [p for p in v.split(",") if p]
+        settings.endGroup()
+        return cls(mapping)
+
+
+class InputState(QObject):
+    """What the player holds right now; the emulator thread samples it once per frame."""
+
+    toggled = Signal(str, bool)   # control, new state (for the status bar)
+
+    def __init__(self, keymap: KeyMap | None = None):
+        super().__init__()
+        self.keymap = keymap or KeyMap()
+        self._held: set[str] = set()
+        self._lock = threading.Lock()
+        self.color = True
+        self.difficulty = [False, False]  # False = B (ALE's default difficulty 0)
+        self.paddle: float | None = None
+        self.pad_held: set[str] = set()   # controls held on a gamepad
+        self.switches_locked = False
+
+    def key_press(self, code: int, auto_repeat: bool = False) -> bool:
+        if auto_repeat:
+            return self.keymap.control_for(code) is not None
+        control = self.keymap.control_for(code)
+        if control is None:
+            return False
+        if control in TOGGLES:
+            if self.switches_locked:
+                return True
+            if control == "color":
+                self.color = not self.color
+                self.toggled.emit("color", self.color)
+            else:
+                i = 0 if control == "difficulty_left" else 1
+                self.difficulty[i] = not self.difficulty[i]
+                self.toggled.emit(control, self.difficulty[i])
+            return True
+        if control in ("reset", "select") and self.switches_locked:
+            return True
+        with self._lock:
+            self._held.add(control)
+        return True
+
+    def key_release(self, code: int, auto_repeat: bool = False) -> bool:
+        if auto_repeat:
+            return True
+        control = self.keymap.control_for(code)
+        if control is None:
+            return False
+        with self._lock:
+            self._held.discard(control)
+        return True
+
+    def release_all(self) -> None:
+        """Focus left the window: nothing stays pressed."""
+        with self._lock:
+            self._held.clear()
+            self.pad_held.clear()
+
+    def snapshot(self) -> InputFrame:
+        with self._lock:
+            h = self._held | self.pad_held
+        return InputFrame(up="up" in h, down="down" in h, left="left" in h, right="right" in h,
+                          fire="fire" in h, reset="reset" in h, select="select" in h, paddle=self.paddle)
+
+
+class KeyFilter(QObject):
+    """Application-wide key handling for the game view, ignoring auto-repeat; releases on focus loss."""
+
+    def __init__(self, state: InputState, parent=None):
+        super().__init__(parent)
+        self.state = state
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt API)
+        t = event.type()
+        if t == QEvent.Type.KeyPress:
+            return self.state.key_press(event.key(), event.isAutoRepeat())
+        if t == QEvent.Type.KeyRelease:
+            return self.state.key_release(event.key(), event.isAutoRepeat())
+        if t in (QEvent.Type.WindowDeactivate, QEvent.Type.FocusOut, QEvent.Type.ApplicationDeactivate):
+            self.state.release_all()
+        return False
+
+
+class RemapDialog(QDialog):
+    """Assign up to two keys to every control."""
+
+    def __init__(self, keymap: KeyMap, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("Remap keys")
+        self.keymap = keymap
+        self.edits: dict[str, tuple[QKeySequenceEdit, QKeySequenceEdit]] = {}
+        lay = QVBoxLayout(self)
+        lay.addWidget(QLabel("Click a field and press a key. Each control takes up to two keys."))
+        form = QFormLayout()
+        for control in HELD + TOGGLES:
+            names = keymap.mapping.get(control, [])
+            e1, e2 = QKeySequenceEdit(self), QKeySequenceEdit(self)
+            for e in (e1, e2):
+                if hasattr(e, "setMaximumSequenceLength"):
+                    e.setMaximumSequenceLength(1)
+            if names:
+                e1.setKeySequence(QKeySequence.fromString(names[0]))
+            if len(names) > 1:
+                e2.setKeySequence(QKeySequence.fromString(names[1]))
+            self.edits[control] = (e1, e2)
+            form.addRow(LABELS[control], _pair(e1, e2))
+        lay.addLayout(form)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+                                   | QDialogButtonBox.StandardButton.RestoreDefaults)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        buttons.button(QDialogButtonBox.StandardButton.RestoreDefaults).clicked.connect(self._defaults)
+        lay.addWidget(buttons)
+
+    def _defaults(self) -> None:
+        for control, (e1, e2) in self.edits.items():
+            names = DEFAULT_KEYS.get(control, [])
+            e1.setKeySequence(QKeySequence.fromString(names[0]) if names else QKeySequence())
+            e2.setKeySequence(QKeySequence.fromString(names[1]) if len(names) > 1 else QKeySequence())
+
+    def result_mapping(self) -> dict[str, list[str]]:
+        out = {}
+        for control, (e1, e2) in self.edits.items():
+            out[control] = [e.keySequence().toString().split(",")[0] for e in (e1, e2) if not e.keySequence().isEmpty()]
+        return out
+
+
+def _pair(a, b):
+    from PySide6.QtWidgets import QHBoxLayout, QWidget
+
+    w = QWidget()
+    h = QHBoxLayout(w)
+    h.setContentsMargins(0, 0, 0, 0)
+    h.addWidget(a)
+    h.addWidget(b)
+    return w
+
+
+__all__ = ["InputState", "KeyMap", "KeyFilter", "RemapDialog", "DEFAULT_KEYS", "key_code", "key_name", "Qt"]

@@ -1,0 +1,53 @@
+"""`arcade-lab play [GAME]`: open the desktop app (on Pong by default)."""
+from __future__ import annotations
+
+import sys
+
+
+def main(args=None) -> int:
+    game = getattr(args, "game", None)
+    frames = int(getattr(args, "frames", 0) or 0)
+    if getattr(args, "self_test", False):
+        return self_test(game or "pong", frames or 120)
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from .window import MainWindow
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("Arcade Lab")
+    app.setOrganizationName("ArcadeLab")
+    win = MainWindow()
+    target = game or win.settings.value("last_game", "pong") or "pong"
+    if not win.open_game(target) and target != "pong":
+        win.open_game("pong")
+    win.show()
+    if frames:
+        # smoke tests: quit once this many frames were emulated
+        def check():
+            if win.worker.frames_emulated >= frames:
+                win.close()
+        t = QTimer(win)
+        t.timeout.connect(check)
+        t.start(20)
+    code = app.exec()
+    return int(code)
+
+
+def self_test(game: str, frames: int) -> int:
+    """Headless check that a bundle works: load a game, run frames, report, exit 0."""
+    import time
+
+    from .session import InputFrame, PlaySession
+
+    t = time.perf_counter()
+    sess = PlaySession(game)
+    for _ in range(frames):
+        sess.step(InputFrame(), audio=True)
+    dt = time.perf_counter() - t
+    print(f"self-test ok: {sess.info.id}, {frames} frames, score {sess.score}, {dt:.2f}s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,91 @@
+"""The game library: every catalogued ROM with its thumbnail, searchable by typing; open files/folders."""
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QIcon, QImage, QPixmap
+from PySide6.QtWidgets import (QDockWidget, QFileDialog, QHBoxLayout, QLineEdit, QListWidget, QListWidgetItem,
+                               QPushButton, QVBoxLayout, QWidget)
+
+from engine import roms
+
+
+class LibraryPanel(QDockWidget):
+    game_chosen = Signal(object)      # a RomInfo
+    folder_added = Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__("Games", parent)
+        self.setObjectName("library")
+        w = QWidget(self)
+        lay = QVBoxLayout(w)
+        self.search = QLineEdit(w)
+        self.search.setPlaceholderText("Search games… (type to filter)")
+        self.search.setClearButtonEnabled(True)
+        self.search.textChanged.connect(self._filter)
+        lay.addWidget(self.search)
+        self.list = QListWidget(w)
+        self.list.setIconSize(QSize(80, 52))
+        self.list.setUniformItemSizes(True)
+        self.list.itemActivated.connect(self._activated)
+        lay.addWidget(self.list)
+        row = QHBoxLayout()
+        self.open_file = QPushButton("Open ROM…", w)
+        self.open_folder = QPushButton("Add folder…", w)
+        self.open_file.clicked.connect(self._open_file)
+        self.open_folder.clicked.connect(self._open_folder)
+        row.addWidget(self.open_file)
+        row.addWidget(self.open_folder)
+        lay.addLayout(row)
+        self.setWidget(w)
+        self.infos: list = []
+        self.items_by_md5: dict[str, QListWidgetItem] = {}
+        self.extra_paths: list[str] = []
+
+    def populate(self, infos) -> None:
+        self.list.clear()
+        self.items_by_md5.clear()
+        self.infos = list(infos)
+        for info in self.infos:
+            label = f"{info.title}\n{info.id}" + ("" if info.supported else "  (no game rules)")
+            item = QListWidgetItem(label)
+            item.setData(Qt.ItemDataRole.UserRole, info)
+            item.setToolTip(f"{info.title} — {info.path}\nmd5 {info.md5}, {info.scheme}, {info.rules_label}")
+            self.list.addItem(item)
+            self.items_by_md5[info.md5] = item
+        self._filter(self.search.text())
+
+    def set_thumbnail(self, md5: str, image: QImage) -> None:
+        item = self.items_by_md5.get(md5)
+        if item is not None:
+            item.setIcon(QIcon(QPixmap.fromImage(image)))
+
+    def _filter(self, text: str) -> None:
+        t = text.strip().lower()
+        for i in range(self.list.count()):
+            item = self.list.item(i)
+            info = item.data(Qt.ItemDataRole.UserRole)
+            hit = not t or t in info.title.lower() or t in info.id.lower() or t == info.md5
+            item.setHidden(not hit)
+
+    def visible_infos(self) -> list:
+        return [self.list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.list.count())
+                if not self.list.item(i).isHidden()]
+
+    def _activated(self, item: QListWidgetItem) -> None:
+        self.game_chosen.emit(item.data(Qt.ItemDataRole.UserRole))
+
+    def _open_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open an Atari 2600 ROM", "",
+                                              "Atari 2600 ROMs (*.bin *.a26 *.rom *.gz);;All files (*)")
+        if path:
+            self.game_chosen.emit(path)
+
+    def _open_folder(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, "Add a folder of ROMs")
+        if path:
+            self.folder_added.emit(path)
+
+
+def scan(extra_paths=()) -> tuple[list, list]:
+    errors: list = []
+    return roms.scan(extra_paths, errors=errors), errors

@@ -1,0 +1,101 @@
+"""The game view: the palette-indexed screen painted through a colour table, scaled like a TV.
+
+Default pixel aspect is 2:1 (each of the 160 pixels twice as wide as tall) with integer scaling and
+letterboxing; "4:3 TV" stretches to a 4:3 picture. Presentation mode adds a large score/player overlay.
+"""
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QImage, QPainter
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+
+def color_table(palette: np.ndarray) -> list[int]:
+    return [0xFF000000 | (int(r) << 16) | (int(g) << 8) | int(b) for r, g, b in palette]
+
+
+class GameView(QWidget):
+    """Paints only the latest frame it was handed; never queues frames."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setMinimumSize(320, 210)
+        self._frame = np.zeros((210, 160), dtype=np.uint8)
+        self._table = color_table(np.zeros((256, 3), dtype=np.uint8))
+        self._image: QImage | None = None
+        self.aspect_tv = False
+        self.presentation = False
+        self.overlay_lines: list[str] = []
+        self.message = ""
+        self.frames_painted = 0
+        self.setAutoFillBackground(False)
+
+    def set_palette(self, palette: np.ndarray) -> None:
+        self._table = color_table(palette)
+        self._image = None
+
+    def show_frame(self, frame: np.ndarray) -> None:
+        """Take a copy of the frame (the emulator keeps writing into its own buffer)."""
+        if frame.shape != self._frame.shape:
+            self._frame = np.array(frame, dtype=np.uint8, copy=True)
+            self._image = None
+        else:
+            np.copyto(self._frame, frame)
+        self.update()
+
+    def frame(self) -> np.ndarray:
+        return self._frame
+
+    def target_rect(self) -> QRect:
+        h, w = self._frame.shape
+        W, H = self.width(), self.height()
+        if self.aspect_tv:
+            # a 4:3 picture as large as fits
+            ph = min(H, int(W * 3 / 4))
+            pw = int(ph * 4 / 3)
+        else:
+            scale = max(1, min(W // (2 * w), H // h))
+            pw, ph = 2 * w * scale, h * scale
+            if W < pw or H < ph:  # window smaller than 1x: shrink keeping 2:1
+                f = min(W / (2 * w), H / h)
+                pw, ph = int(2 * w * f), int(h * f)
+        return QRect((W - pw) // 2, (H - ph) // 2, pw, ph)
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(160 * 2 * 3, 210 * 3)
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        p = QPainter(self)
+        p.fillRect(self.rect(), QColor(0, 0, 0))
+        h, w = self._frame.shape
+        if self._image is None or self._image.height() != h:
+            self._image = QImage(self._frame.data, w, h, w, QImage.Format.Format_Indexed8)
+            self._image.setColorTable(self._table)
+        else:
+            # the QImage wraps our array; refresh its pixels by re-wrapping (the data pointer is stable)
+            self._image = QImage(self._frame.data, w, h, w, QImage.Format.Format_Indexed8)
+            self._image.setColorTable(self._table)
+        p.drawImage(self.target_rect(), self._image)
+        if self.presentation and self.overlay_lines:
+            f = QFont(self.font())
+            f.setPointSize(max(14, self.height() // 28))
+            f.setBold(True)
+            p.setFont(f)
+            p.setPen(QColor(255, 255, 255))
+            y = f.pointSize() * 2
+            for line in self.overlay_lines:
+                p.drawText(20, y, line)
+                y += int(f.pointSize() * 1.6)
+        if self.message:
+            f = QFont(self.font())
+            f.setPointSize(max(12, self.height() // 30))
+            p.setFont(f)
+            r = self.rect().adjusted(0, self.height() - 3 * f.pointSize(), 0, 0)
+            p.fillRect(r, QColor(0, 0, 0, 160))
+            p.setPen(QColor(255, 230, 120))
+            p.drawText(r, Qt.AlignmentFlag.AlignCenter, self.message)
+        p.end()
+        self.frames_painted += 1

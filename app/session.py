@@ -1,0 +1,166 @@
+"""A human play session, Qt-free: the console as a person plays it (free play).
+
+Built on ``engine.Env`` (so a session starts exactly as ALE's loadROM leaves the console), then driven
+frame by frame from an input snapshot: joystick or paddle for player A, and the console switches, which
+the player holds or flips directly. The game's rules keep running so score, lives and game over are known;
+after game over the console keeps running (attract mode) until the player presses RESET.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine import ale_core, sound
+from engine.env import Env, paddle_delta
+from engine.games.base import G_SCORE, G_TERMINAL
+from engine.layout import (AUD_N, AUD_ON, E_DIFF, E_EPFRAME, E_FRAME, E_GAME, EV_BW, EV_COLOR, EV_P_RES, EV_RESET,
+                           EV_SELECT, T_FBCUR)
+from engine.machine import latch_inputs, run_frame
+
+# joystick (up, down, left, right, fire) -> ALE action id
+_ACTION = {}
+for _aid, (_u, _d, _l, _r, _f) in enumerate(ale_core.JOYSTICK_TABLE.tolist()):
+    _ACTION[(_u, _d, _l, _r, _f)] = _aid
+
+
+def joystick_action(up: bool, down: bool, left: bool, right: bool, fire: bool) -> int:
+    """The ALE action for a joystick state (opposite directions cancel)."""
+    if up and down:
+        up = down = False
+    if left and right:
+        left = right = False
+    return _ACTION[(int(up), int(down), int(left), int(right), int(fire))]
+
+
+@dataclass
+class InputFrame:
+    """What the player does during one frame."""
+
+    up: bool = False
+    down: bool = False
+    left: bool = False
+    right: bool = False
+    fire: bool = False
+    reset: bool = False       # console RESET switch held
+    select: bool = False      # console SELECT switch held
+    paddle: float | None = None  # absolute paddle position in [0, 1] (mouse); None: keys move it
+    paddle_speed: float = 1.0
+
+    @property
+    def action(self) -> int:
+        return joystick_action(self.up, self.down, self.left, self.right, self.fire)
+
+
+class PlaySession:
+    """One console in free play."""
+
+    def __init__(self, rom, *, mode: int | None = None, difficulty: int = 0, seed: int = 0):
+        self.env = Env(rom, mode=mode, repeat_action_probability=0.0, seed=seed)
+        if mode is not None:
+            self.env.reset()
+        if difficulty in self.env.available_difficulties():
+            self.env.set_difficulty(difficulty)
+        self.info = self.env.info
+        self.console = self.env.console
+        self.s = self.console.s
+        self.voices = sound.new_voices()
+        sound.sync_registers(self.s, self.voices)
+        self.audio_buf = np.zeros(2048, dtype=np.float64)
+        self.color = True
+        self.frames = 0
+        self._prev_reset = False
+
+    # -- properties ----------------------------------------------------------------------------------
+    @property
+    def pal(self) -> bool:
+        return self.console.pal
+
+    @property
+    def frame_rate(self) -> float:
+        return 50.0 if self.pal else 60.0
+
+    @property
+    def sample_rate(self) -> float:
+        return sound.SAMPLE_RATE_PAL if self.pal else sound.SAMPLE_RATE_NTSC
+
+    @property
+    def uses_paddles(self) -> bool:
+        return bool(self.s[ale_core.E_USE_PADDLES])
+
+    @property
+    def has_rules(self) -> bool:
+        return self.s[E_GAME] >= 0
+
+    @property
+    def score(self) -> int:
+        return int(self.s[G_SCORE])
+
+    @property
+    def lives(self) -> int:
+        return self.env.lives()
+
+    @property
+    def game_over(self) -> bool:
+        return bool(self.s[G_TERMINAL]) and self.has_rules
+
+    @property
+    def frame_number(self) -> int:
+        return int(self.s[E_FRAME])
+
+    @property
+    def difficulty(self) -> int:
+        return int(self.s[E_DIFF])
+
+    def set_difficulty_bit(self, player: int, a: bool) -> None:
+        """Flip a difficulty switch: player 0 (left) is bit 0, player 1 (right) bit 1; A = set."""
+        d = int(self.s[E_DIFF])
+        d = (d | (1 << player)) if a else (d & ~(1 << player))
+        self.s[E_DIFF] = d
+
+    def screen(self) -> np.ndarray:
+        return self.console.screen(int(self.s[T_FBCUR]))
+
+    def palette(self) -> np.ndarray:
+        return self.console.palette()
+
+    # -- one frame -------------------------------------------------------------------------------------
+    def step(self, inp: InputFrame, *, audio: bool = False, draw: bool = True) -> int:
+        """Emulate one frame with this input; returns the number of audio samples produced."""
+        s = self.s
+        action = inp.action
+        if self.uses_paddles:
+            delta = paddle_delta(inp.paddle_speed)
+            if inp.paddle is not None:
+                lo, hi = int(s[ale_core.E_PADDLE_MIN]), int(s[ale_core.E_PADDLE_MAX])
+                # mouse to the right turns the knob clockwise: lower resistance, as ALE's RIGHT does
+                target = int(hi - min(max(inp.paddle, 0.0), 1.0) * (hi - lo))
+                s[ale_core.E_PADDLE] = target
+                s[EV_P_RES] = target
+                action = joystick_action(False, False, False, False, inp.fire)
+            ale_core.apply_action(s, action, ale_core.PLAYER_B_NOOP, delta, 0)
+        else:
+            ale_core.apply_action(s, action, ale_core.PLAYER_B_NOOP, 0, 0)
+        s[EV_RESET] = 1 if inp.reset else 0
+        s[EV_SELECT] = 1 if inp.select else 0
+        s[EV_COLOR] = 1 if self.color else 0
+        s[EV_BW] = 0 if self.color else 1
+        latch_inputs(s)
+        if inp.reset and not self._prev_reset and self.has_rules:
+            ale_core.dispatch.game_reset(s, s[E_GAME])  # a new game: the score starts again
+            s[E_EPFRAME] = 0
+        self._prev_reset = inp.reset
+        s[AUD_ON] = 1 if audio else 0
+        run_frame(s, self.console.rom, self.console.fb, draw)
+        ale_core.dispatch.game_step(s, s[E_GAME])
+        s[E_FRAME] += 1
+        s[E_EPFRAME] += 1
+        self.frames += 1
+        if audio:
+            return int(sound.synth_frame(s, self.console.fb, self.voices, self.audio_buf))
+        return 0
+
+    def audio_resync(self) -> None:
+        """After a pause or a state load: take the TIA's current registers, drop logged writes."""
+        self.s[AUD_N] = 0
+        sound.sync_registers(self.s, self.voices)

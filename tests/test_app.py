@@ -1,0 +1,148 @@
+"""Desktop app (pytest-qt, offscreen): play, input, pause/step, game switching, errors, shutdown."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("PySide6")
+from PySide6.QtCore import QSettings, Qt  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from app.input import KeyMap  # noqa: E402
+from app.session import InputFrame, PlaySession, joystick_action  # noqa: E402
+from app.window import MainWindow  # noqa: E402
+
+PADDLE_COLOUR = 200
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    QApplication.instance().setProperty("quiet_errors", True)
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(audio=False, settings=settings, thumbnails=False)
+    qtbot.addWidget(win)
+    assert win.open_game("pong")
+    win.show()
+    qtbot.waitUntil(lambda: win.session is not None and win.worker.frames_emulated > 5, timeout=60000)
+    yield win
+    win.close()
+
+
+def _paddle_rows(frame: np.ndarray) -> np.ndarray:
+    return np.nonzero(frame[34:194, 140] == PADDLE_COLOUR)[0]
+
+
+def test_joystick_action_mapping():
+    assert joystick_action(False, False, False, False, False) == 0
+    assert joystick_action(True, False, False, True, True) == 14   # UPRIGHTFIRE
+    assert joystick_action(True, True, True, True, False) == 0     # opposites cancel
+
+
+def test_window_opens_on_a_game_and_paints(window, qtbot):
+    qtbot.waitUntil(lambda: window.view.frames_painted > 3, timeout=10000)
+    assert window.session.info.id == "pong"
+    assert "Pong" in window.st_game.text()
+    assert window.view.frame().shape == (210, 160)
+
+
+def test_keys_move_pongs_paddle(window, qtbot):
+    window.set_speed(None)
+    qtbot.wait(300)
+    before = _paddle_rows(window.worker.take_frame()[0])
+    qtbot.keyPress(window.view, Qt.Key.Key_Right)
+    start = window.worker.frames_emulated
+    qtbot.waitUntil(lambda: window.worker.frames_emulated > start + 40, timeout=20000)
+    qtbot.keyRelease(window.view, Qt.Key.Key_Right)
+    qtbot.wait(100)
+    after = _paddle_rows(window.worker.take_frame()[0])
+    assert len(before) and len(after) and before.mean() != after.mean()
+
+
+def test_auto_repeat_ignored_and_focus_loss_releases(window):
+    st = window.input
+    code = int(Qt.Key.Key_Space.value)
+    st.key_press(code)
+    assert st.snapshot().fire
+    st.key_release(code, auto_repeat=True)   # auto-repeat release: still held
+    assert st.snapshot().fire
+    st.release_all()
+    assert not st.snapshot().fire
+
+
+def test_pause_and_single_step_advance_exactly_one_frame(window, qtbot):
+    window.pause_action.setChecked(True)
+    window.toggle_pause()
+    qtbot.wait(200)
+    n0 = window.session.frame_number
+    qtbot.wait(200)
+    assert window.session.frame_number == n0
+    window.step_frame()
+    qtbot.waitUntil(lambda: window.session.frame_number == n0 + 1, timeout=5000)
+    qtbot.wait(200)
+    assert window.session.frame_number == n0 + 1
+
+
+def test_switching_games_while_running(window, qtbot):
+    window.set_speed(None)
+    for g in ("breakout", "seaquest", "pong"):
+        assert window.open_game(g)
+        qtbot.waitUntil(lambda: window.session is not None and window.session.info.id == g, timeout=30000)
+        f = window.session.frame_number
+        qtbot.waitUntil(lambda: window.session.frame_number > f + 10, timeout=20000)
+
+
+def test_bad_rom_shows_error_and_app_keeps_running(window, qtbot, tmp_path):
+    bad = tmp_path / "broken.bin"
+    bad.write_bytes(b"\x00" * 1000)
+    assert not window.open_game(str(bad))
+    assert "broken.bin" in window.last_error
+    f = window.session.frame_number
+    qtbot.waitUntil(lambda: window.session.frame_number > f + 5, timeout=10000)
+    assert window.session.info.id == "pong"
+
+
+def test_remapped_keys_work(window, tmp_path):
+    km = window.input.keymap
+    km.set("fire", ["X"])
+    code_x = int(Qt.Key.Key_X.value)
+    code_space = int(Qt.Key.Key_Space.value)
+    window.input.key_press(code_space)
+    assert not window.input.snapshot().fire
+    window.input.key_press(code_x)
+    assert window.input.snapshot().fire
+    km.save(window.settings)
+    again = KeyMap.load(window.settings)
+    assert again.control_for(code_x) == "fire"
+
+
+def test_worker_stops_cleanly_on_close(qtbot, tmp_path):
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(audio=False, settings=settings, thumbnails=False)
+    qtbot.addWidget(win)
+    win.open_game("breakout")
+    win.show()
+    qtbot.waitUntil(lambda: win.worker.frames_emulated > 3, timeout=60000)
+    win.close()
+    assert win.worker.wait(5000) and not win.worker.isRunning()
+
+
+def test_screenshot_is_the_true_screen(window, qtbot, tmp_path, monkeypatch):
+    import app.window as w
+
+    monkeypatch.setattr(w, "screenshot_dir", lambda: tmp_path)
+    qtbot.waitUntil(lambda: window.view.frames_painted > 1, timeout=10000)
+    path = window.save_screenshot()
+    from PySide6.QtGui import QImage
+
+    img = QImage(str(path))
+    assert img.width() == 160 and img.height() == 210
+
+
+def test_session_console_switches_and_game_over():
+    s = PlaySession("breakout")
+    for _ in range(10):
+        s.step(InputFrame())
+    s.set_difficulty_bit(0, True)
+    assert s.difficulty == 1
+    s.step(InputFrame(reset=True))
+    assert s.score == 0 and not s.game_over
