@@ -64,3 +64,56 @@ def jit(fn=None, **kw):
     if fn is None:
         return lambda f: njit(**opts)(f)
     return njit(**opts)(fn)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Compilation firewall. numba links the IR of every callee into each caller's module and re-optimises
+# the whole closure, so every function that reaches the CPU loop would compile the emulator again
+# (~75 times: each game's mode selection, each environment primitive). The heavy kernels are therefore
+# compiled once as C callbacks (``cfunc``) and called through a function pointer kept in the state array.
+# ---------------------------------------------------------------------------------------------------
+from llvmlite import ir as _ir  # noqa: E402
+from numba import types as _types  # noqa: E402
+from numba.extending import intrinsic as _intrinsic  # noqa: E402
+
+
+@_intrinsic
+def ptr_i64(typingctx, addr):
+    """An integer address as ``int64*`` (for handing an array's data to a C callback)."""
+    sig = _types.CPointer(_types.int64)(addr)
+
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], context.get_value_type(_types.CPointer(_types.int64)))
+
+    return sig, codegen
+
+
+@_intrinsic
+def ptr_u8(typingctx, addr):
+    sig = _types.CPointer(_types.uint8)(addr)
+
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], context.get_value_type(_types.CPointer(_types.uint8)))
+
+    return sig, codegen
+
+
+# C signature shared by the firewalled kernels: (state*, n_state, rom*, n_rom, fb*, fb_row, flag) -> int64
+KERNEL_SIG = _types.int64(_types.CPointer(_types.int64), _types.int64, _types.CPointer(_types.uint8),
+                          _types.int64, _types.CPointer(_types.uint8), _types.int64, _types.int64)
+
+
+@_intrinsic
+def call_kernel(typingctx, fnaddr, sp, ns, rp, nr, fp, nf, flag):
+    """Call a ``KERNEL_SIG`` C callback whose address is the integer ``fnaddr``."""
+    sig = _types.int64(fnaddr, sp, ns, rp, nr, fp, nf, flag)
+
+    def codegen(context, builder, signature, args):
+        i64 = _ir.IntType(64)
+        p64 = context.get_value_type(_types.CPointer(_types.int64))
+        p8 = context.get_value_type(_types.CPointer(_types.uint8))
+        fnty = _ir.FunctionType(i64, [p64, i64, p8, i64, p8, i64, i64])
+        fn = builder.inttoptr(args[0], fnty.as_pointer())
+        return builder.call(fn, list(args[1:]))
+
+    return sig, codegen

@@ -34,6 +34,8 @@ FC = _alloc("flag_C")
 EXEC = _alloc("exec_status")        # EX_STOP / EX_FATAL bits
 LAST_READ = _alloc("last_access_was_read")
 INSTR = _alloc("instructions")      # instructions executed (diagnostics)
+FN_RUN_FRAME = _alloc("kernel_run_frame")        # addresses of the compiled C kernels (see _jit.py);
+FN_SYSTEM_RESET = _alloc("kernel_system_reset")  # process-local, never saved in a snapshot
 JAMMED = _alloc("jammed_opcode")    # last JAM opcode hit + 1 (0 = none)
 
 EX_STOP = 1

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit
+from numba import carray, cfunc
+
+from ._jit import KERNEL_SIG, call_kernel, jit, ptr_i64, ptr_u8
 from .cart_bus import cart_cycles_reset, cart_reset
 from .carts import S_DPC
 from .cpu import cpu_reset, execute
@@ -18,7 +20,7 @@ from .layout import (
     T_COLUBK, T_COLUPF, T_COLUP0, T_COLUP1,
     IN_SWCHA, IN_SWITCHES, IN_FIRE, IN_RES, CFG_CTRL, CFG_PLAYER, CFG_SWAPPADDLES,
     EV_J_UP, EV_J_DOWN, EV_J_LEFT, EV_J_RIGHT, EV_J_FIRE, EV_P_FIRE, EV_P_RES, EV_RESET, EV_SELECT,
-    EV_DIFF_A, EV_DIFF_B, EV_COLOR, EV_BW, EV_FIRST, EV_LAST, N_STATE, FB_SIZE,
+    EV_DIFF_A, EV_DIFF_B, EV_COLOR, EV_BW, EV_FIRST, EV_LAST, N_STATE, FB_SIZE, FN_RUN_FRAME, FN_SYSTEM_RESET,
 )
 from .riot import riot_cycles_reset, riot_reset
 from .rng import mt_next, mt_seed
@@ -32,7 +34,15 @@ CTRL_PADDLES = 1
 
 
 def new_state() -> np.ndarray:
-    return np.zeros(N_STATE, dtype=np.int64)
+    s = np.zeros(N_STATE, dtype=np.int64)
+    install_kernels(s)
+    return s
+
+
+def install_kernels(s: np.ndarray) -> None:
+    """Point a state at this process's compiled kernels (after creating or restoring it)."""
+    s[FN_RUN_FRAME] = _run_frame_c.address
+    s[FN_SYSTEM_RESET] = _system_reset_c.address
 
 
 def new_framebuffers() -> np.ndarray:
@@ -50,9 +60,7 @@ def system_reset_cycles(s):
 
 
 @jit
-def system_reset(s, rom, fb, pal):
-    """ALE ``System::reset``: rebase cycles, reset RIOT (timer draw), TIA, cartridge (extra-RAM draws),
-    then the CPU (reset vector through the cartridge). RAM is not touched."""
+def _system_reset_impl(s, rom, fb, pal):
     system_reset_cycles(s)
     riot_reset(s)
     tia_reset(s, fb, pal)
@@ -80,8 +88,7 @@ def _start_frame(s):
 
 
 @jit
-def run_frame(s, rom, fb, draw):
-    """One ALE ``TIA::update()``. Returns True when the frame finished (else it is partial)."""
+def _run_frame_impl(s, rom, fb, draw):
     if not s[T_PARTIAL]:
         _start_frame(s)
     s[T_PARTIAL] = 1
@@ -96,6 +103,32 @@ def run_frame(s, rom, fb, draw):
     s[T_FRAMES] += 1
     s[T_GREYED] = 0
     return True
+
+
+@cfunc(KERNEL_SIG, cache=True, nopython=True)
+def _run_frame_c(sp, ns, rp, nr, fp, nf, flag):
+    return 1 if _run_frame_impl(carray(sp, (ns,)), carray(rp, (nr,)), carray(fp, (3, nf)), flag != 0) else 0
+
+
+@cfunc(KERNEL_SIG, cache=True, nopython=True)
+def _system_reset_c(sp, ns, rp, nr, fp, nf, flag):
+    _system_reset_impl(carray(sp, (ns,)), carray(rp, (nr,)), carray(fp, (3, nf)), flag != 0)
+    return 0
+
+
+@jit
+def run_frame(s, rom, fb, draw):
+    """One ALE ``TIA::update()``. Returns True when the frame finished (else it is partial)."""
+    return call_kernel(s[FN_RUN_FRAME], ptr_i64(s.ctypes.data), s.shape[0], ptr_u8(rom.ctypes.data),
+                       rom.shape[0], ptr_u8(fb.ctypes.data), fb.shape[1], 1 if draw else 0) != 0
+
+
+@jit
+def system_reset(s, rom, fb, pal):
+    """ALE ``System::reset``: rebase cycles, reset RIOT (timer draw), TIA, cartridge (extra-RAM draws),
+    then the CPU (reset vector through the cartridge). RAM is not touched."""
+    call_kernel(s[FN_SYSTEM_RESET], ptr_i64(s.ctypes.data), s.shape[0], ptr_u8(rom.ctypes.data),
+                rom.shape[0], ptr_u8(fb.ctypes.data), fb.shape[1], 1 if pal else 0)
 
 
 @jit

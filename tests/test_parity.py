@@ -1,0 +1,37 @@
+"""Regression guard against ale-py: every game in the ledger stays frame-exact for a bounded trace.
+
+The ledger (tests/parity_ledger.json) records, per game, how many steps `arcade-lab parity` verified;
+it is rewritten by `arcade-lab parity --games all --update-ledger`. Here every ledger game is stepped
+in lockstep with ale-py for PARITY_STEPS steps (screen, RAM, reward, game over, lives, frame numbers).
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import requires_ale
+
+LEDGER = Path(__file__).with_name("parity_ledger.json")
+STEPS = int(os.environ.get("PARITY_STEPS", "400"))
+
+
+def _ledger() -> dict:
+    return json.loads(LEDGER.read_text()) if LEDGER.exists() else {}
+
+
+def test_ledger_covers_every_supported_game():
+    import engine
+
+    assert sorted(_ledger()) == engine.list_games()
+
+
+@requires_ale
+@pytest.mark.parametrize("game", sorted(_ledger()))
+def test_game_stays_frame_exact(game, tmp_path):
+    from engine.parity import compare_game
+
+    r = compare_game(game, STEPS, seed=0, out=tmp_path)
+    assert r.ok, f"{game} diverged from ale-py at step {r.first_diff}: {r.detail} (diff image in {tmp_path})"

@@ -1,0 +1,199 @@
+"""The ALE/Stella-2.x quirks of ale-behaviour.md §3 and §5, one test each, on small test cartridges.
+
+Each cartridge runs on our engine and on ale-py side by side (ale-py accepts an unknown ROM when its
+file is named like a supported game — we use Seaquest's rules, which need no mode selection); every
+frame's RAM and screen must be equal, and the quirk's own effect is asserted where it is observable.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.conftest import requires_ale
+from tests.rombuilder import Asm
+
+pytestmark = requires_ale
+
+WSYNC, VSYNC, VBLANK, COLUBK, COLUPF, PF1, HMOVE, RESP0, GRP0, COLUP0 = 0x02, 0x00, 0x01, 0x09, 0x08, 0x0E, 0x2A, 0x10, 0x1B, 0x06
+TIM1T, TIM64T, INTIM, TIMINT, SWCHB = 0x294, 0x296, 0x284, 0x285, 0x282
+
+
+def prologue(a: Asm) -> Asm:
+    a.op("sei").op("cld").op("ldx#", 0xFF).op("txs")
+    a.op("ldx#", 0x7F).op("lda#", 0).label("clr").op("sta,x", 0x80).op("dex").op("bpl", "clr")
+    return a
+
+
+def run_both(tmp_path, rom: bytes, frames: int = 30):
+    """Step both engines ``frames`` times with NOOP; assert equal RAM and screen; return our env."""
+    import ale_py
+
+    from engine.env import Env
+
+    path = tmp_path / "seaquest.bin"
+    path.write_bytes(rom)
+    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
+    ale = ale_py.ALEInterface()
+    ale.setInt("random_seed", 0)
+    ale.setFloat("repeat_action_probability", 0.0)
+    ale.loadROM(str(path))
+    env = Env(str(path), repeat_action_probability=0.0, seed=0)
+    noop = ale.getLegalActionSet()[0]
+    for k in range(frames + 1):
+        assert np.array_equal(ale.getRAM(), env.ram()), f"RAM differs at frame {k}"
+        assert ale.getScreen().shape == env.screen().shape
+        assert np.array_equal(ale.getScreen(), env.screen()), f"screen differs at frame {k}"
+        if k < frames:
+            ale.act(noop)
+            env.act(0)
+    return env
+
+
+def test_undriven_tia_bits_carry_the_last_bus_byte(tmp_path):
+    a = prologue(Asm()).label("frame").frame_start()
+    a.op("ldazp", 0x0C).op("stazp", 0x90)          # LDA $0C: operand byte $0C is on the bus
+    a.op("ldaabs", 0x000C).op("stazp", 0x91)        # LDA $000C: the last byte fetched was $00
+    a.lines(200, "l").op("jmp", "frame")
+    env = run_both(tmp_path, a.rom())
+    assert env.ram()[0x10] == 0x8C and env.ram()[0x11] == 0x80
+
+
+def test_riot_timer_reads_t_minus_one_right_after_write(tmp_path):
+    a = prologue(Asm()).label("frame").frame_start()
+    a.op("lda#", 10).op("staabs", TIM64T).op("ldaabs", INTIM).op("stazp", 0x90)
+    a.lines(200, "l").op("jmp", "frame")
+    env = run_both(tmp_path, a.rom())
+    assert env.ram()[0x10] == 9
+
+
+def test_riot_timer_post_expiry_and_timint(tmp_path):
+    a = prologue(Asm()).label("frame").frame_start()
+    a.op("lda#", 2).op("staabs", TIM1T)
+    for _ in range(6):
+        a.op("nop")
+    a.op("ldaabs", TIMINT).op("stazp", 0x90)        # expired, not yet read: $80
+    a.op("ldaabs", INTIM).op("stazp", 0x91)         # first read past expiry latches the slow count
+    a.op("ldaabs", TIMINT).op("stazp", 0x92)        # after that read: 0
+    for _ in range(10):
+        a.op("nop")
+    a.op("ldaabs", INTIM).op("stazp", 0x93)
+    a.lines(200, "l").op("jmp", "frame")
+    env = run_both(tmp_path, a.rom())
+    ram = env.ram()
+    assert ram[0x10] == 0x80 and ram[0x12] == 0x00
+    assert ram[0x11] >= 0x80 and ram[0x13] >= 0x80  # negative values
+
+
+def test_swchb_idle_value_with_difficulty_b(tmp_path):
+    a = prologue(Asm()).label("frame").frame_start()
+    a.op("ldaabs", SWCHB).op("stazp", 0x90).lines(200, "l").op("jmp", "frame")
+    env = run_both(tmp_path, a.rom())
+    assert env.ram()[0x10] == 0x3F  # bits 2,4,5 read 1, colour set, both difficulties B
+
+
+def test_frame_ends_only_at_vsync_off_a_line_after_vsync_on(tmp_path):
+    # VSYNC on and off within one line does not end the frame; the proper VSYNC later does.
+    a = prologue(Asm()).label("frame").frame_start()
+    a.op("inczp", 0x90)
+    a.op("lda#", 2).op("stazp", VSYNC).op("lda#", 0).op("stazp", VSYNC)  # too short: no boundary
+    a.lines(150, "l").op("jmp", "frame")
+    env = run_both(tmp_path, a.rom())
+    assert env.ram()[0x10] > 0
+
+
+def test_line_limit_ends_frames_without_vsync(tmp_path):
+    a = prologue(Asm()).label("loop").op("inczp", 0x90).lines(100, "l").op("jmp", "loop")
+    run_both(tmp_path, a.rom())
+
+
+def test_partial_frame_is_greyed_after_25000_instructions(tmp_path):
+    a = prologue(Asm()).op("lda#", 0x4E).op("stazp", COLUBK).lines(150, "w")
+    a.label("spin").op("inczp", 0x90).op("jmp", "spin")   # never touches the TIA again
+    env = run_both(tmp_path, a.rom(), frames=5)
+    scr = env.screen()
+    assert scr.max() <= 0x0F  # greyed: (v & 0x0F) >> 1
+
+
+def test_jam_halts_cpu_and_frames_keep_coming(tmp_path):
+    a = prologue(Asm()).op("lda#", 0x77).op("stazp", 0x90).op("jam")
+    env = run_both(tmp_path, a.rom(), frames=10)
+    assert env.ram()[0x10] == 0x77
+
+
+def test_hmove_blank_on_early_hmove_only(tmp_path):
+    a = prologue(Asm()).label("frame").frame_start().op("lda#", 0x1E).op("stazp", COLUBK)
+    a.lines(60, "a")
+    a.op("stazp", WSYNC).op("stazp", HMOVE)          # HMOVE at cycle 3: the line's first 8 pixels blank
+    a.lines(100, "b").op("jmp", "frame")
+    env = run_both(tmp_path, a.rom())
+    scr = env.screen()
+    blank_rows = [y for y in range(scr.shape[0]) if np.all(scr[y, :8] == 0) and np.all(scr[y, 8:] == 0x1E)]
+    assert len(blank_rows) == 1
+
+
+def test_playfield_write_delays_and_score_mode(tmp_path):
+    a = prologue(Asm()).label("frame").frame_start().op("lda#", 0x44).op("stazp", COLUPF)
+    a.op("lda#", 0x86).op("stazp", COLUP0).op("lda#", 0x02).op("stazp", 0x0A)  # CTRLPF score mode
+    a.lines(40, "a")
+    a.label("body").op("stazp", WSYNC).op("lda#", 0xF0).op("stazp", PF1).op("nop").op("nop")
+    a.op("lda#", 0x0F).op("stazp", PF1).op("dex").op("bne", "body")
+    a.lines(60, "b").op("jmp", "frame")
+    run_both(tmp_path, a.rom())
+
+
+def test_late_resp0_inside_a_displayed_copy(tmp_path):
+    a = prologue(Asm()).label("frame").frame_start().op("lda#", 0xFF).op("stazp", GRP0)
+    a.op("lda#", 0x0E).op("stazp", COLUP0).op("lda#", 0x03).op("stazp", 0x04)  # NUSIZ0: 3 copies
+    a.lines(30, "a")
+    a.label("body").op("stazp", WSYNC)
+    for _ in range(12):
+        a.op("nop")
+    a.op("stazp", RESP0).op("nop").op("stazp", RESP0).op("dex").op("bne", "body")
+    a.lines(40, "b").op("jmp", "frame")
+    run_both(tmp_path, a.rom())
+
+
+def test_collisions_latch_only_inside_the_window(tmp_path):
+    # P0 over the playfield during VBLANK (not rendered) and again in the window; read CXP0FB each time.
+    a = prologue(Asm()).label("frame").frame_start().op("stazp", 0x2C)  # CXCLR
+    a.op("lda#", 0xFF).op("stazp", GRP0).op("stazp", 0x0D).op("stazp", PF1).op("stazp", 0x0F)
+    a.lines(10, "a").op("ldazp", 0x02).op("stazp", 0x90)      # CXP0FB above YStart: no collision
+    a.lines(60, "b").op("ldazp", 0x02).op("stazp", 0x91)      # inside the window: collision
+    a.lines(100, "c").op("jmp", "frame")
+    env = run_both(tmp_path, a.rom())
+    assert env.ram()[0x10] & 0x80 == 0 and env.ram()[0x11] & 0x80
+
+
+def test_double_buffering_keeps_rows_from_two_frames_back(tmp_path):
+    # Frames alternate long (whole window) and short (the next VSYNC comes mid-window), with a background
+    # colour that changes every frame: a short frame's lower rows still show the frame two before it.
+    a = prologue(Asm()).label("frame").frame_start().op("inczp", 0x90).op("ldazp", 0x90)
+    a.op("stazp", COLUBK).op("lda#", 0).op("stazp", VBLANK)
+    a.lines(40, "a").op("ldazp", 0x90).op("and#", 1).op("beq", "long")
+    a.lines(60, "s").op("jmp", "frame")
+    a.label("long").lines(200, "b").op("jmp", "frame")
+    env = run_both(tmp_path, a.rom())
+    scr = env.screen()
+    top, bottom = scr[60, 0], scr[200, 0]
+    assert top != bottom  # this frame's colour on top, an older frame's colour below
+
+
+def test_pal_frames_get_colour_loss_odd_indices(tmp_path):
+    # 313-line frames: detected as PAL (250 rows, colour loss on odd line counts).
+    a = prologue(Asm()).label("frame").frame_start().op("lda#", 0x4A).op("stazp", COLUBK)
+    a.op("lda#", 0).op("stazp", VBLANK)
+    a.lines(250, "a").lines(56, "b").op("jmp", "frame")
+    env = run_both(tmp_path, a.rom())
+    assert env.console.pal and env.screen().shape == (250, 160)
+    assert np.any(env.screen() & 1)
+
+
+@pytest.mark.parametrize("when", [0, 10, 20, 21, 40, 54, 55, 60, 70, 74])
+def test_hmove_motion_table_by_cycle(tmp_path, when):
+    a = prologue(Asm()).label("frame").frame_start().op("lda#", 0xFF).op("stazp", GRP0)
+    a.op("lda#", 0x0E).op("stazp", COLUP0).op("lda#", 0x70).op("stazp", 0x20)  # HMP0 = 7 (left 7)
+    a.lines(40, "a").op("stazp", WSYNC)
+    for _ in range(when // 2):
+        a.op("nop")
+    a.op("stazp", HMOVE).lines(100, "b").op("jmp", "frame")
+    run_both(tmp_path, a.rom(), frames=12)
