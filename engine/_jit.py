@@ -117,3 +117,21 @@ def call_kernel(typingctx, fnaddr, sp, ns, rp, nr, fp, nf, flag):
         return builder.call(fn, list(args[1:]))
 
     return sig, codegen
+
+
+# State-only kernels: (state*, n_state, arg) -> int64
+STATE_SIG = _types.int64(_types.CPointer(_types.int64), _types.int64, _types.int64)
+
+
+@_intrinsic
+def call_state_kernel(typingctx, fnaddr, sp, ns, arg):
+    sig = _types.int64(fnaddr, sp, ns, arg)
+
+    def codegen(context, builder, signature, args):
+        i64 = _ir.IntType(64)
+        p64 = context.get_value_type(_types.CPointer(_types.int64))
+        fnty = _ir.FunctionType(i64, [p64, i64, i64])
+        fn = builder.inttoptr(args[0], fnty.as_pointer())
+        return builder.call(fn, list(args[1:]))
+
+    return sig, codegen

@@ -18,31 +18,32 @@ from .tia import tia_peek, tia_poke
 S_FLAT64K = 100
 
 
-@jit(inline="always")
-def peek(s, rom, fb, addr, draw):
-    a = addr & 0x1FFF
-    if a & 0x1000:
-        off = a & 0x0FFF
-        if s[C_FAST_LO] <= off < s[C_FAST_HI]:
-            v = rom[s[C_BASE + (off >> 10)] + (off & 0x03FF)]
-        elif s[C_SCHEME] == S_FLAT64K:
-            v = rom[addr & 0xFFFF]
-        else:
-            v = cart_peek(s, rom, addr)
-    elif s[C_SCHEME] == S_FLAT64K:
+@jit
+def read(s, rom, fb, addr, draw):
+    """A read through the full address decode (any address)."""
+    if s[C_SCHEME] == S_FLAT64K:
         v = rom[addr & 0xFFFF]
-    elif (a & 0x80) == 0:
-        v = tia_peek(s, fb, a, draw)
-    elif (a & 0x200) == 0:
-        v = s[RAM0 + (a & 0x7F)]
     else:
-        v = riot_peek(s, a)
+        a = addr & 0x1FFF
+        if a & 0x1000:
+            off = a & 0x0FFF
+            if s[C_FAST_LO] <= off < s[C_FAST_HI]:
+                v = rom[s[C_BASE + (off >> 10)] + (off & 0x03FF)]
+            else:
+                v = cart_peek(s, rom, addr)
+        elif (a & 0x80) == 0:
+            v = tia_peek(s, fb, a, draw)
+        elif (a & 0x200) == 0:
+            v = s[RAM0 + (a & 0x7F)]
+        else:
+            v = riot_peek(s, a)
     s[DBUS] = v
     return v
 
 
-@jit(inline="always")
-def poke(s, rom, fb, addr, value, draw):
+@jit
+def write(s, rom, fb, addr, value, draw):
+    """A write through the full address decode (any address)."""
     if s[C_SCHEME] == S_FLAT64K:
         rom[addr & 0xFFFF] = value
     else:
@@ -56,3 +57,37 @@ def poke(s, rom, fb, addr, value, draw):
         else:
             riot_poke(s, a, value)
     s[DBUS] = value
+
+
+@jit(inline="always")
+def peek(s, rom, fb, addr, draw):
+    """Inlined into the CPU: cartridge ROM outside device pages and RIOT RAM stay in the loop."""
+    if s[C_SCHEME] == S_FLAT64K:
+        v = rom[addr & 0xFFFF]
+        s[DBUS] = v
+        return v
+    a = addr & 0x1FFF
+    if a & 0x1000:
+        off = a & 0x0FFF
+        if s[C_FAST_LO] <= off < s[C_FAST_HI]:
+            v = rom[s[C_BASE + (off >> 10)] + (off & 0x03FF)]
+            s[DBUS] = v
+            return v
+    elif (a & 0x280) == 0x80:
+        v = s[RAM0 + (a & 0x7F)]
+        s[DBUS] = v
+        return v
+    return read(s, rom, fb, addr, draw)
+
+
+@jit(inline="always")
+def poke(s, rom, fb, addr, value, draw):
+    a = addr & 0x1FFF
+    if s[C_SCHEME] == S_FLAT64K:
+        rom[addr & 0xFFFF] = value
+        s[DBUS] = value
+    elif (a & 0x1280) == 0x80:
+        s[RAM0 + (a & 0x7F)] = value
+        s[DBUS] = value
+    else:
+        write(s, rom, fb, addr, value, draw)

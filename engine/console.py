@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from . import carts, machine, roms
-from .layout import (FB_ROWS, FN_RUN_FRAME, FN_SYSTEM_RESET, N_STATE, RAM0, STATE_VERSION, T_FBCUR, T_FRAMEHEIGHT,
+from .layout import (FB_ROWS, FN_FIRST, FN_LAST, N_STATE, RAM0, STATE_VERSION, T_FBCUR, T_FRAMEHEIGHT,
                      T_HEIGHT, T_YSTART)
 from .palettes import NTSC, PAL
 
@@ -33,7 +33,7 @@ class State:
     def to_bytes(self) -> bytes:
         rng = b"" if self.rng is None else self.rng.astype("<i8").tobytes()
         data = self.data.astype("<i8")
-        data[FN_RUN_FRAME] = data[FN_SYSTEM_RESET] = 0  # process-local kernel addresses are not state
+        data[FN_FIRST:FN_LAST] = 0  # process-local kernel addresses are not state
         body = data.tobytes()
         head = _MAGIC + struct.pack("<HH32sII", STATE_VERSION, 0, self.md5.encode("ascii"), len(body), len(rng))
         digest = hashlib.sha256(head + body + rng).digest()[:16]
@@ -63,8 +63,8 @@ class State:
         if not isinstance(other, State) or self.md5 != other.md5:
             return False
         a, b = self.data.copy(), other.data.copy()
-        a[[FN_RUN_FRAME, FN_SYSTEM_RESET]] = 0
-        b[[FN_RUN_FRAME, FN_SYSTEM_RESET]] = 0
+        a[FN_FIRST:FN_LAST] = 0
+        b[FN_FIRST:FN_LAST] = 0
         return np.array_equal(a, b) and (
             (self.rng is None and other.rng is None)
             or (self.rng is not None and other.rng is not None and np.array_equal(self.rng, other.rng)))

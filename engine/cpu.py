@@ -12,11 +12,12 @@ import numpy as np
 
 from . import opcodes as oc
 from ._jit import jit
-from .bus import peek as bus_peek, poke as bus_poke
+from .bus import S_FLAT64K, peek as bus_peek, poke as bus_poke, read as bus_read, write as bus_write
 from .layout import (A, X, Y, SP, PC, IR, FN, FV, FB, FD, FI, FNZ, FC, EXEC, EX_FATAL, LAST_READ, CYC,
-                     INSTR, JAMMED)
+                     INSTR, JAMMED, DBUS, RAM0, C_SCHEME)
 
 CYCLES = oc.CYCLES
+MODE_BYTES = np.array(oc.MODE_BYTES, dtype=np.int64)
 OPERATION = oc.OPERATION
 MODE = oc.MODE
 ACCESS = oc.ACCESS
@@ -51,6 +52,41 @@ def _wr(s, rom, fb, addr, value, draw):
 
 
 @jit
+def _rd_call(s, rom, fb, addr, draw):
+    """A CPU read that is not inlined (rare paths: interrupt vectors)."""
+    v = bus_read(s, rom, fb, addr, draw)
+    s[LAST_READ] = 1
+    return v
+
+
+@jit(inline="always")
+def _stack_rd(s, rom, fb, sp, draw):
+    """Stack page read: $0180-$01FF is RIOT RAM (inline); $0100-$017F mirrors the TIA."""
+    if sp & 0x80 and s[C_SCHEME] != S_FLAT64K:
+        v = s[RAM0 + (sp & 0x7F)]
+        s[DBUS] = v
+        s[LAST_READ] = 1
+        return v
+    return _rd_call(s, rom, fb, 0x100 + sp, draw)
+
+
+@jit
+def _wr_call(s, rom, fb, addr, value, draw):
+    bus_write(s, rom, fb, addr, value & 0xFF, draw)
+    s[LAST_READ] = 0
+
+
+@jit(inline="always")
+def _stack_wr(s, rom, fb, sp, value, draw):
+    if sp & 0x80 and s[C_SCHEME] != S_FLAT64K:
+        s[RAM0 + (sp & 0x7F)] = value & 0xFF
+        s[DBUS] = value & 0xFF
+        s[LAST_READ] = 0
+    else:
+        _wr_call(s, rom, fb, 0x100 + sp, value, draw)
+
+
+@jit
 def _signed(v):
     return v - 256 if v & 0x80 else v
 
@@ -58,7 +94,10 @@ def _signed(v):
 @jit
 def execute(s, rom, fb, number, draw):
     """Run up to ``number`` instructions, stopping early when the TIA ends the frame (EX_STOP) or a
-    JAM halts the CPU for good (EX_FATAL). ``draw`` false skips pixel writes (collisions still count)."""
+    JAM halts the CPU for good (EX_FATAL). ``draw`` false skips pixel writes (collisions still count).
+
+    Every bus access happens in exactly ALE's order; the code is arranged so each kind of access has one
+    (inlined) site: instruction bytes, pointer bytes, the operand, the single write, and the stack."""
     s[EXEC] &= EX_FATAL
     a = s[A]
     x = s[X]
@@ -83,63 +122,67 @@ def execute(s, rom, fb, number, draw):
         mode = MODE[op]
         acc = ACCESS[op]
         kind = OPERATION[op]
+
+        # ---- instruction bytes (JSR fetches its own, around the stack accesses) --------------------
+        b1 = 0
+        b2 = 0
+        nbytes = MODE_BYTES[mode]
+        if nbytes >= 2 and kind != O_JSR:
+            b1 = _rd(s, rom, fb, pc, draw)
+            pc = (pc + 1) & 0xFFFF
+            if nbytes == 3:
+                b2 = _rd(s, rom, fb, pc, draw)
+                pc = (pc + 1) & 0xFFFF
+
+        # ---- effective address -------------------------------------------------------------------
         addr = 0
-        val = 0
-
-        # ---- operand -------------------------------------------------------------------------
-        if mode == oc.IMM or mode == oc.REL:
-            addr = pc
-            pc = (pc + 1) & 0xFFFF
-            val = _rd(s, rom, fb, addr, draw)
-        elif mode == oc.ZP:
-            addr = _rd(s, rom, fb, pc, draw)
-            pc = (pc + 1) & 0xFFFF
+        val = b1
+        if mode == oc.ZP:
+            addr = b1
         elif mode == oc.ZPX:
-            addr = (_rd(s, rom, fb, pc, draw) + x) & 0xFF
-            pc = (pc + 1) & 0xFFFF
+            addr = (b1 + x) & 0xFF
         elif mode == oc.ZPY:
-            addr = (_rd(s, rom, fb, pc, draw) + y) & 0xFF
-            pc = (pc + 1) & 0xFFFF
-        elif mode == oc.ABS or mode == oc.ABX or mode == oc.ABY:
-            if kind != O_JSR:
-                lo = _rd(s, rom, fb, pc, draw)
-                hi = _rd(s, rom, fb, (pc + 1) & 0xFFFF, draw)
-                addr = lo | (hi << 8)
-                pc = (pc + 2) & 0xFFFF
-                if mode != oc.ABS:
-                    idx = x if mode == oc.ABX else y
-                    if acc == oc.ACC_R and ((addr ^ (addr + idx)) & 0xFF00):
-                        s[CYC] += 1
-                    addr = (addr + idx) & 0xFFFF
-        elif mode == oc.IZX:
-            ptr = (_rd(s, rom, fb, pc, draw) + x) & 0xFF
-            pc = (pc + 1) & 0xFFFF
-            # the high byte comes from ptr+1 without zero-page wrap ($FF -> $0100, a TIA read)
-            addr = _rd(s, rom, fb, ptr, draw) | (_rd(s, rom, fb, ptr + 1, draw) << 8)
-        elif mode == oc.IZY:
-            ptr = _rd(s, rom, fb, pc, draw)
-            pc = (pc + 1) & 0xFFFF
-            addr = _rd(s, rom, fb, ptr, draw) | (_rd(s, rom, fb, ptr + 1, draw) << 8)
-            if acc == oc.ACC_R and ((addr ^ (addr + y)) & 0xFF00):
+            addr = (b1 + y) & 0xFF
+        elif mode == oc.ABS:
+            addr = b1 | (b2 << 8)
+        elif mode == oc.ABX or mode == oc.ABY:
+            base = b1 | (b2 << 8)
+            idx = x if mode == oc.ABX else y
+            if acc == oc.ACC_R and ((base ^ (base + idx)) & 0xFF00):
                 s[CYC] += 1
-            addr = (addr + y) & 0xFFFF
-        elif mode == oc.IND:
-            lo = _rd(s, rom, fb, pc, draw)
-            hi = _rd(s, rom, fb, (pc + 1) & 0xFFFF, draw)
-            ptr = lo | (hi << 8)
-            pc = (pc + 2) & 0xFFFF
-            high = (ptr & 0xFF00) if ((ptr ^ (ptr + 1)) & 0xFF00) else ptr + 1
-            addr = _rd(s, rom, fb, ptr, draw) | (_rd(s, rom, fb, high & 0xFFFF, draw) << 8)
-        if mode != oc.IMM and mode != oc.REL and (acc == oc.ACC_R or acc == oc.ACC_RMW):
+            addr = (base + idx) & 0xFFFF
+        elif mode == oc.IZX or mode == oc.IZY or mode == oc.IND:
+            # pointer bytes: (zp,X) and (zp),Y take the high byte from ptr+1 without wrapping ($FF ->
+            # $0100, a TIA read); JMP ($xxFF) wraps within the page
+            if mode == oc.IZX:
+                p_lo = (b1 + x) & 0xFF
+                p_hi = p_lo + 1
+            elif mode == oc.IZY:
+                p_lo = b1
+                p_hi = b1 + 1
+            else:
+                p_lo = b1 | (b2 << 8)
+                p_hi = (p_lo & 0xFF00) if ((p_lo ^ (p_lo + 1)) & 0xFF00) else p_lo + 1
+            lo = _rd(s, rom, fb, p_lo, draw)
+            hi = _rd(s, rom, fb, p_hi & 0xFFFF, draw)
+            addr = lo | (hi << 8)
+            if mode == oc.IZY:
+                if acc == oc.ACC_R and ((addr ^ (addr + y)) & 0xFF00):
+                    s[CYC] += 1
+                addr = (addr + y) & 0xFFFF
+        if acc != oc.ACC_W and acc != oc.ACC_NONE and mode != oc.IMM and mode != oc.REL:
             val = _rd(s, rom, fb, addr, draw)
 
-        # ---- operation -----------------------------------------------------------------------
+        # ---- operation -----------------------------------------------------------------------------
+        write = False
+        wval = 0
         if kind == O_LDA:
             a = val
             notz = a
             n = a >> 7
         elif kind == O_STA:
-            _wr(s, rom, fb, addr, a, draw)
+            write = True
+            wval = a
         elif kind == O_BNE or kind == O_BEQ or kind == O_BPL or kind == O_BMI or kind == O_BCC \
                 or kind == O_BCS or kind == O_BVC or kind == O_BVS:
             if kind == O_BNE:
@@ -171,28 +214,13 @@ def execute(s, rom, fb, number, draw):
             notz = y
             n = y >> 7
         elif kind == O_STX:
-            _wr(s, rom, fb, addr, x, draw)
+            write = True
+            wval = x
         elif kind == O_STY:
-            _wr(s, rom, fb, addr, y, draw)
+            write = True
+            wval = y
         elif kind == O_JMP:
             pc = addr
-        elif kind == O_JSR:
-            lo = _rd(s, rom, fb, pc, draw)
-            pc = (pc + 1) & 0xFFFF
-            _rd(s, rom, fb, 0x100 + sp, draw)
-            _wr(s, rom, fb, 0x100 + sp, pc >> 8, draw)
-            sp = (sp - 1) & 0xFF
-            _wr(s, rom, fb, 0x100 + sp, pc & 0xFF, draw)
-            sp = (sp - 1) & 0xFF
-            pc = lo | (_rd(s, rom, fb, pc, draw) << 8)
-        elif kind == O_RTS:
-            _rd(s, rom, fb, 0x100 + sp, draw)
-            sp = (sp + 1) & 0xFF
-            pc = _rd(s, rom, fb, 0x100 + sp, draw)
-            sp = (sp + 1) & 0xFF
-            pc |= _rd(s, rom, fb, 0x100 + sp, draw) << 8
-            _rd(s, rom, fb, pc, draw)
-            pc = (pc + 1) & 0xFFFF
         elif kind == O_DEX:
             x = (x - 1) & 0xFF
             notz = x
@@ -232,10 +260,12 @@ def execute(s, rom, fb, number, draw):
                 oldc = c
                 c = val & 1
                 val = ((val >> 1) & 0x7F) | (0x80 if oldc else 0)
-                _wr(s, rom, fb, addr, val, draw)
+                write = True
+                wval = val
             elif kind == O_ISB:
                 val = (val + 1) & 0xFF
-                _wr(s, rom, fb, addr, val, draw)
+                write = True
+                wval = val
             olda = a
             if kind == O_ADC or kind == O_RRA:
                 if not d:
@@ -279,13 +309,15 @@ def execute(s, rom, fb, number, draw):
             v = (val >> 6) & 1
         elif kind == O_INC or kind == O_DEC:
             val = (val + (1 if kind == O_INC else -1)) & 0xFF
-            _wr(s, rom, fb, addr, val, draw)
+            write = True
+            wval = val
             notz = val
             n = val >> 7
         elif kind == O_ASL or kind == O_SLO:
             c = (val >> 7) & 1
             val = (val << 1) & 0xFF
-            _wr(s, rom, fb, addr, val, draw)
+            write = True
+            wval = val
             if kind == O_SLO:
                 a |= val
                 notz = a
@@ -296,7 +328,8 @@ def execute(s, rom, fb, number, draw):
         elif kind == O_LSR or kind == O_SRE:
             c = val & 1
             val = (val >> 1) & 0x7F
-            _wr(s, rom, fb, addr, val, draw)
+            write = True
+            wval = val
             if kind == O_SRE:
                 a ^= val
                 notz = a
@@ -308,12 +341,14 @@ def execute(s, rom, fb, number, draw):
             oldc = c
             c = (val >> 7) & 1
             val = ((val << 1) | (1 if oldc else 0)) & 0xFF
-            _wr(s, rom, fb, addr, val, draw)
+            write = True
+            wval = val
             notz = val
             n = val >> 7
         elif kind == O_RLA:
             newv = ((val << 1) | (1 if c else 0)) & 0xFF
-            _wr(s, rom, fb, addr, newv, draw)
+            write = True
+            wval = newv
             a &= newv
             c = (val >> 7) & 1
             notz = a
@@ -322,7 +357,8 @@ def execute(s, rom, fb, number, draw):
             oldc = c
             c = val & 1
             val = ((val >> 1) & 0x7F) | (0x80 if oldc else 0)
-            _wr(s, rom, fb, addr, val, draw)
+            write = True
+            wval = val
             notz = val
             n = val >> 7
         elif kind == O_ASLA:
@@ -369,36 +405,6 @@ def execute(s, rom, fb, number, draw):
             n = x >> 7
         elif kind == O_TXS:
             sp = x
-        elif kind == O_PHA or kind == O_PHP:
-            if kind == O_PHA:
-                pv = a
-            else:
-                pv = 0x20 | (n << 7) | (v << 6) | (b << 4) | (d << 3) | (i << 2) | \
-                    (0 if notz else 2) | c
-            _wr(s, rom, fb, 0x100 + sp, pv, draw)
-            sp = (sp - 1) & 0xFF
-        elif kind == O_PLA:
-            _rd(s, rom, fb, 0x100 + sp, draw)
-            sp = (sp + 1) & 0xFF
-            a = _rd(s, rom, fb, 0x100 + sp, draw)
-            notz = a
-            n = a >> 7
-        elif kind == O_PLP or kind == O_RTI:
-            _rd(s, rom, fb, 0x100 + sp, draw)
-            sp = (sp + 1) & 0xFF
-            ps = _rd(s, rom, fb, 0x100 + sp, draw)
-            n = (ps >> 7) & 1
-            v = (ps >> 6) & 1
-            b = 1  # the 6507's B flag always reads as set
-            d = (ps >> 3) & 1
-            i = (ps >> 2) & 1
-            notz = 0 if ps & 0x02 else 1
-            c = ps & 1
-            if kind == O_RTI:
-                sp = (sp + 1) & 0xFF
-                pc = _rd(s, rom, fb, 0x100 + sp, draw)
-                sp = (sp + 1) & 0xFF
-                pc |= _rd(s, rom, fb, 0x100 + sp, draw) << 8
         elif kind == O_CLC:
             c = 0
         elif kind == O_SEC:
@@ -415,31 +421,76 @@ def execute(s, rom, fb, number, draw):
             v = 0
         elif kind == O_NOP:
             pass
+        # ---- stack instructions (with ALE's dummy reads) -------------------------------------------
+        elif kind == O_JSR:
+            lo = _rd(s, rom, fb, pc, draw)
+            pc = (pc + 1) & 0xFFFF
+            _stack_rd(s, rom, fb, sp, draw)
+            _stack_wr(s, rom, fb, sp, pc >> 8, draw)
+            sp = (sp - 1) & 0xFF
+            _stack_wr(s, rom, fb, sp, pc & 0xFF, draw)
+            sp = (sp - 1) & 0xFF
+            pc = lo | (_rd(s, rom, fb, pc, draw) << 8)
+        elif kind == O_RTS or kind == O_RTI or kind == O_PLA or kind == O_PLP:
+            _stack_rd(s, rom, fb, sp, draw)
+            sp = (sp + 1) & 0xFF
+            val = _stack_rd(s, rom, fb, sp, draw)
+            if kind == O_PLA:
+                a = val
+                notz = a
+                n = a >> 7
+            elif kind == O_RTS:
+                sp = (sp + 1) & 0xFF
+                pc = val | (_stack_rd(s, rom, fb, sp, draw) << 8)
+                _rd(s, rom, fb, pc, draw)  # RTS reads the last byte of its JSR
+                pc = (pc + 1) & 0xFFFF
+            else:
+                n = (val >> 7) & 1
+                v = (val >> 6) & 1
+                b = 1  # the 6507's B flag always reads as set
+                d = (val >> 3) & 1
+                i = (val >> 2) & 1
+                notz = 0 if val & 0x02 else 1
+                c = val & 1
+                if kind == O_RTI:
+                    sp = (sp + 1) & 0xFF
+                    pc = _stack_rd(s, rom, fb, sp, draw)
+                    sp = (sp + 1) & 0xFF
+                    pc |= _stack_rd(s, rom, fb, sp, draw) << 8
+        elif kind == O_PHA or kind == O_PHP:
+            if kind == O_PHA:
+                pv = a
+            else:
+                pv = 0x20 | (n << 7) | (v << 6) | (b << 4) | (d << 3) | (i << 2) | (0 if notz else 2) | c
+            _stack_wr(s, rom, fb, sp, pv, draw)
+            sp = (sp - 1) & 0xFF
         elif kind == O_BRK:
             _rd(s, rom, fb, pc, draw)
             pc = (pc + 1) & 0xFFFF
             b = 1
-            _wr(s, rom, fb, 0x100 + sp, pc >> 8, draw)
+            _stack_wr(s, rom, fb, sp, pc >> 8, draw)
             sp = (sp - 1) & 0xFF
-            _wr(s, rom, fb, 0x100 + sp, pc & 0xFF, draw)
+            _stack_wr(s, rom, fb, sp, pc & 0xFF, draw)
             sp = (sp - 1) & 0xFF
             pv = 0x20 | (n << 7) | (v << 6) | (b << 4) | (d << 3) | (i << 2) | (0 if notz else 2) | c
-            _wr(s, rom, fb, 0x100 + sp, pv, draw)
+            _stack_wr(s, rom, fb, sp, pv, draw)
             sp = (sp - 1) & 0xFF
             i = 1
-            pc = _rd(s, rom, fb, 0xFFFE, draw)
-            pc |= _rd(s, rom, fb, 0xFFFF, draw) << 8
-        # ---- undocumented -----------------------------------------------------------------------
+            lo = _rd_call(s, rom, fb, 0xFFFE, draw)
+            pc = lo | (_rd_call(s, rom, fb, 0xFFFF, draw) << 8)
+        # ---- undocumented -----------------------------------------------------------------------------
         elif kind == O_LAX:
             a = val
             x = val
             notz = a
             n = a >> 7
         elif kind == O_SAX:
-            _wr(s, rom, fb, addr, a & x, draw)
+            write = True
+            wval = a & x
         elif kind == O_DCP:
             val = (val - 1) & 0xFF
-            _wr(s, rom, fb, addr, val, draw)
+            write = True
+            wval = val
             t = (a - val) & 0xFFFF
             notz = t
             n = (t >> 7) & 1
@@ -497,18 +548,22 @@ def execute(s, rom, fb, number, draw):
             sp = a
             notz = a
             n = a >> 7
-        elif kind == O_SHA:
-            _wr(s, rom, fb, addr, a & x & (((addr >> 8) & 0xFF) + 1), draw)
-        elif kind == O_SHS:
-            sp = a & x
-            _wr(s, rom, fb, addr, a & x & (((addr >> 8) & 0xFF) + 1), draw)
+        elif kind == O_SHA or kind == O_SHS:
+            if kind == O_SHS:
+                sp = a & x
+            write = True
+            wval = a & x & (((addr >> 8) & 0xFF) + 1)
         elif kind == O_SHX:
-            _wr(s, rom, fb, addr, x & (((addr >> 8) & 0xFF) + 1), draw)
+            write = True
+            wval = x & (((addr >> 8) & 0xFF) + 1)
         elif kind == O_SHY:
-            _wr(s, rom, fb, addr, y & (((addr >> 8) & 0xFF) + 1), draw)
+            write = True
+            wval = y & (((addr >> 8) & 0xFF) + 1)
         elif kind == O_JAM:
             s[EXEC] |= EX_FATAL
             s[JAMMED] = op + 1
+        if write:
+            _wr(s, rom, fb, addr, wval, draw)
     s[A] = a
     s[X] = x
     s[Y] = y

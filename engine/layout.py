@@ -36,6 +36,10 @@ LAST_READ = _alloc("last_access_was_read")
 INSTR = _alloc("instructions")      # instructions executed (diagnostics)
 FN_RUN_FRAME = _alloc("kernel_run_frame")        # addresses of the compiled C kernels (see _jit.py);
 FN_SYSTEM_RESET = _alloc("kernel_system_reset")  # process-local, never saved in a snapshot
+FN_GAME_STEP = _alloc("kernel_game_step")
+FN_GAME_RESET = _alloc("kernel_game_reset")
+FN_GAME_LIVES = _alloc("kernel_game_lives")
+FN_FIRST, FN_LAST = FN_RUN_FRAME, FN_GAME_LIVES + 1
 JAMMED = _alloc("jammed_opcode")    # last JAM opcode hit + 1 (0 = none)
 
 EX_STOP = 1

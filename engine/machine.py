@@ -41,8 +41,11 @@ def new_state() -> np.ndarray:
 
 def install_kernels(s: np.ndarray) -> None:
     """Point a state at this process's compiled kernels (after creating or restoring it)."""
+    from .games import _dispatch  # the rules' kernels (imported late: games depend on this module)
+
     s[FN_RUN_FRAME] = _run_frame_c.address
     s[FN_SYSTEM_RESET] = _system_reset_c.address
+    _dispatch.install_kernels(s)
 
 
 def new_framebuffers() -> np.ndarray:

@@ -111,7 +111,8 @@ def test_partial_frame_is_greyed_after_25000_instructions(tmp_path):
     a.label("spin").op("inczp", 0x90).op("jmp", "spin")   # never touches the TIA again
     env = run_both(tmp_path, a.rom(), frames=5)
     scr = env.screen()
-    assert scr.max() <= 0x0F  # greyed: (v & 0x0F) >> 1
+    assert scr[10, 0] == 0x4E         # drawn before the CPU stopped touching the TIA
+    assert scr[-1].max() <= 0x0F      # the rest of the frame is greyed: (v & 0x0F) >> 1
 
 
 def test_jam_halts_cpu_and_frames_keep_coming(tmp_path):
@@ -179,10 +180,10 @@ def test_double_buffering_keeps_rows_from_two_frames_back(tmp_path):
 
 
 def test_pal_frames_get_colour_loss_odd_indices(tmp_path):
-    # 313-line frames: detected as PAL (250 rows, colour loss on odd line counts).
+    # 311-line frames: detected as PAL (250 rows, colour loss after frames with an odd line count).
     a = prologue(Asm()).label("frame").frame_start().op("lda#", 0x4A).op("stazp", COLUBK)
     a.op("lda#", 0).op("stazp", VBLANK)
-    a.lines(250, "a").lines(56, "b").op("jmp", "frame")
+    a.lines(250, "a").lines(57, "b").op("jmp", "frame")  # 311 lines per frame: odd
     env = run_both(tmp_path, a.rom())
     assert env.console.pal and env.screen().shape == (250, 160)
     assert np.any(env.screen() & 1)

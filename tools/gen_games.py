@@ -24,7 +24,10 @@ def render(mods: list[str]) -> str:
            "",
            "import numpy as np",
            "",
-           "from .._jit import jit",
+           "from numba import carray, cfunc",
+           "",
+           "from .._jit import STATE_SIG, call_state_kernel, jit, ptr_i64",
+           "from ..layout import FN_GAME_LIVES, FN_GAME_RESET, FN_GAME_STEP",
            f"from . import {', '.join(mods)}" if mods else "",
            "",
            f"MODULES = ({', '.join(mods)}{',' if len(mods) == 1 else ''})",
@@ -66,9 +69,55 @@ def render(mods: list[str]) -> str:
         lines.append("")
         return lines
 
-    out += chain("game_step", "s, g", "step(s)", None, False)
-    out += chain("game_reset", "s, g", "reset(s)", None, False)
-    out += chain("game_lives", "s, g", "lives(s)", "0", True)
+    out += chain("_game_step", "s, g", "step(s)", None, False)
+    out += chain("_game_reset", "s, g", "reset(s)", None, False)
+    out += chain("_game_lives", "s, g", "lives(s)", "0", True)
+    out += [
+        "",
+        "# The rules of all games are compiled once, as C callbacks; everything else calls them through",
+        "# the addresses kept in the state (see engine/_jit.py for why).",
+        "@cfunc(STATE_SIG, cache=True, nopython=True)",
+        "def _game_step_c(sp, ns, g):",
+        "    _game_step(carray(sp, (ns,)), g)",
+        "    return 0",
+        "",
+        "",
+        "@cfunc(STATE_SIG, cache=True, nopython=True)",
+        "def _game_reset_c(sp, ns, g):",
+        "    _game_reset(carray(sp, (ns,)), g)",
+        "    return 0",
+        "",
+        "",
+        "@cfunc(STATE_SIG, cache=True, nopython=True)",
+        "def _game_lives_c(sp, ns, g):",
+        "    return _game_lives(carray(sp, (ns,)), g)",
+        "",
+        "",
+        "@jit",
+        "def game_step(s, g):",
+        "    if g >= 0:",
+        "        call_state_kernel(s[FN_GAME_STEP], ptr_i64(s.ctypes.data), s.shape[0], g)",
+        "",
+        "",
+        "@jit",
+        "def game_reset(s, g):",
+        "    if g >= 0:",
+        "        call_state_kernel(s[FN_GAME_RESET], ptr_i64(s.ctypes.data), s.shape[0], g)",
+        "",
+        "",
+        "@jit",
+        "def game_lives(s, g):",
+        "    if g < 0:",
+        "        return 0",
+        "    return call_state_kernel(s[FN_GAME_LIVES], ptr_i64(s.ctypes.data), s.shape[0], g)",
+        "",
+        "",
+        "def install_kernels(s) -> None:",
+        "    s[FN_GAME_STEP] = _game_step_c.address",
+        "    s[FN_GAME_RESET] = _game_reset_c.address",
+        "    s[FN_GAME_LIVES] = _game_lives_c.address",
+        "",
+    ]
     out += chain("game_set_mode", "s, rom, fb, erng, g, mode", "set_mode(s, rom, fb, erng, mode)", None, False,
                  only=lambda m: "def set_mode" in (GAMES_DIR / f"{m}.py").read_text())
     return "\n".join(out).replace("\n\n\n\n", "\n\n\n")

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit
+from numba import carray, cfunc
+
+from .._jit import STATE_SIG, call_state_kernel, jit, ptr_i64
+from ..layout import FN_GAME_LIVES, FN_GAME_RESET, FN_GAME_STEP
 from . import adventure, air_raid, alien, amidar, assault, asterix, asteroids, atlantis, atlantis2, backgammon, bank_heist, basic_math, battle_zone, beam_rider, berzerk, blackjack, bowling, boxing, breakout, carnival, casino, centipede, chopper_command, crazy_climber, crossbow, darkchambers, defender, demon_attack, donkey_kong, double_dunk, earthworld, elevator_action, enduro, entombed, et, fishing_derby, flag_capture, freeway, frogger, frostbite, galaxian, gopher, gravitar, hangman, haunted_house, hero, human_cannonball, ice_hockey, jamesbond, journey_escape, kaboom, kangaroo, keystone_kapers, king_kong, klax, koolaid, krull, kung_fu_master, laser_gates, lost_luggage, mario_bros, miniature_golf, montezuma_revenge, mr_do, ms_pacman, name_this_game, othello, pacman, phoenix, pitfall, pitfall2, pong, pooyan, private_eye, qbert, riverraid, road_runner, robotank, seaquest, sir_lancelot, skiing, solaris, space_invaders, space_war, star_gunner, superman, surround, tennis, tetris, tic_tac_toe_3d, time_pilot, trondead, turmoil, tutankham, up_n_down, venture, video_checkers, video_chess, video_cube, video_pinball, wizard_of_wor, word_zapper, yars_revenge, zaxxon
 
 MODULES = (adventure, air_raid, alien, amidar, assault, asterix, asteroids, atlantis, atlantis2, backgammon, bank_heist, basic_math, battle_zone, beam_rider, berzerk, blackjack, bowling, boxing, breakout, carnival, casino, centipede, chopper_command, crazy_climber, crossbow, darkchambers, defender, demon_attack, donkey_kong, double_dunk, earthworld, elevator_action, enduro, entombed, et, fishing_derby, flag_capture, freeway, frogger, frostbite, galaxian, gopher, gravitar, hangman, haunted_house, hero, human_cannonball, ice_hockey, jamesbond, journey_escape, kaboom, kangaroo, keystone_kapers, king_kong, klax, koolaid, krull, kung_fu_master, laser_gates, lost_luggage, mario_bros, miniature_golf, montezuma_revenge, mr_do, ms_pacman, name_this_game, othello, pacman, phoenix, pitfall, pitfall2, pong, pooyan, private_eye, qbert, riverraid, road_runner, robotank, seaquest, sir_lancelot, skiing, solaris, space_invaders, space_war, star_gunner, superman, surround, tennis, tetris, tic_tac_toe_3d, time_pilot, trondead, turmoil, tutankham, up_n_down, venture, video_checkers, video_chess, video_cube, video_pinball, wizard_of_wor, word_zapper, yars_revenge, zaxxon)
@@ -32,7 +35,7 @@ def game_start_action(g, i):
 
 
 @jit
-def game_step(s, g):
+def _game_step(s, g):
     if g == 0:
         adventure.step(s)
     elif g == 1:
@@ -244,7 +247,7 @@ def game_step(s, g):
 
 
 @jit
-def game_reset(s, g):
+def _game_reset(s, g):
     if g == 0:
         adventure.reset(s)
     elif g == 1:
@@ -456,7 +459,7 @@ def game_reset(s, g):
 
 
 @jit
-def game_lives(s, g):
+def _game_lives(s, g):
     if g == 0:
         return adventure.lives(s)
     elif g == 1:
@@ -666,6 +669,50 @@ def game_lives(s, g):
     elif g == 103:
         return zaxxon.lives(s)
     return 0
+
+
+# The rules of all games are compiled once, as C callbacks; everything else calls them through
+# the addresses kept in the state (see engine/_jit.py for why).
+@cfunc(STATE_SIG, cache=True, nopython=True)
+def _game_step_c(sp, ns, g):
+    _game_step(carray(sp, (ns,)), g)
+    return 0
+
+
+@cfunc(STATE_SIG, cache=True, nopython=True)
+def _game_reset_c(sp, ns, g):
+    _game_reset(carray(sp, (ns,)), g)
+    return 0
+
+
+@cfunc(STATE_SIG, cache=True, nopython=True)
+def _game_lives_c(sp, ns, g):
+    return _game_lives(carray(sp, (ns,)), g)
+
+
+@jit
+def game_step(s, g):
+    if g >= 0:
+        call_state_kernel(s[FN_GAME_STEP], ptr_i64(s.ctypes.data), s.shape[0], g)
+
+
+@jit
+def game_reset(s, g):
+    if g >= 0:
+        call_state_kernel(s[FN_GAME_RESET], ptr_i64(s.ctypes.data), s.shape[0], g)
+
+
+@jit
+def game_lives(s, g):
+    if g < 0:
+        return 0
+    return call_state_kernel(s[FN_GAME_LIVES], ptr_i64(s.ctypes.data), s.shape[0], g)
+
+
+def install_kernels(s) -> None:
+    s[FN_GAME_STEP] = _game_step_c.address
+    s[FN_GAME_RESET] = _game_reset_c.address
+    s[FN_GAME_LIVES] = _game_lives_c.address
 
 
 @jit
