@@ -6,11 +6,13 @@ import sys
 
 from . import __version__
 
-PENDING = {
-    "run": "agents (issue: Agents — ALE 2013 baselines, SARSA(λ), UCT, BFS)",
-    "eval": "evaluation (issue: Evaluation — protocols, Ray runner, metrics)",
-    "report": "evaluation reports (issue: Evaluation — protocols, Ray runner, metrics)",
-    "replay": "recorded human sessions (issue: Save states, rewind and human baseline sessions)",
+# Subcommands owned by other packages: (module, function taking the remaining argv). Until the module
+# exists the command says which capability is pending and exits 2 — it never pretends to work.
+DELEGATED = {
+    "run": ("agents.cli", "run_main", "agents (ALE 2013 baselines, SARSA(λ), UCT, BFS)"),
+    "eval": ("agents.evaluation.cli", "eval_main", "evaluation (protocols, Ray runner, metrics)"),
+    "report": ("agents.evaluation.cli", "report_main", "evaluation reports"),
+    "replay": ("agents.evaluation.replay", "replay_main", "recorded sessions and replay verification"),
 }
 
 
@@ -52,11 +54,20 @@ def _cmd_bench(args) -> int:
     return bench_main(args)
 
 
-def _pending(name):
+def _delegate(name):
+    module, func, what = DELEGATED[name]
+
     def run(args) -> int:
-        print(f"`arcade-lab {name}` is not available yet: it belongs to {PENDING[name]}, which is still open.",
-              file=sys.stderr)
-        return 2
+        import importlib
+
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as e:
+            if e.name and module.startswith(e.name):
+                print(f"`arcade-lab {name}` is not available yet: {what} is still being built.", file=sys.stderr)
+                return 2
+            raise
+        return int(getattr(mod, func)(args.rest) or 0)
     return run
 
 
@@ -94,10 +105,10 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--frameskip", type=int, default=4)
     b.set_defaults(func=_cmd_bench)
 
-    for name in PENDING:
-        sp = sub.add_parser(name, help=f"(pending) {PENDING[name]}")
+    for name, (_, _, what) in DELEGATED.items():
+        sp = sub.add_parser(name, help=what, add_help=False)
         sp.add_argument("rest", nargs=argparse.REMAINDER)
-        sp.set_defaults(func=_pending(name))
+        sp.set_defaults(func=_delegate(name))
     return p
 
 
