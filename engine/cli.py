@@ -113,10 +113,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in DELEGATED:  # the owning module parses its own options (incl. --help)
+        return _delegate(argv[0])(argparse.Namespace(rest=argv[1:]))
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "cmd", None):
-        args = parser.parse_args(["play"] + (argv or sys.argv[1:]))
+        args = parser.parse_args(["play"] + argv)
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
