@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ._jit import jit
 from .cart_bus import cart_peek, cart_poke
-from .layout import C_BASE, C_FAST_HI, C_FAST_LO, C_SCHEME, DBUS, RAM0
+from .layout import C_BASE, C_FAST_HI, C_FAST_LO, C_PAGE, C_SCHEME, DBUS, RAM0
 from .riot import riot_peek, riot_poke
 from .tia import tia_peek, tia_poke
 
@@ -62,18 +62,14 @@ def write(s, rom, fb, addr, value, draw):
 @jit(inline="always")
 def peek(s, rom, fb, addr, draw):
     """Inlined into the CPU: cartridge ROM outside device pages and RIOT RAM stay in the loop."""
-    if s[C_SCHEME] == S_FLAT64K:
-        v = rom[addr & 0xFFFF]
-        s[DBUS] = v
-        return v
     a = addr & 0x1FFF
     if a & 0x1000:
-        off = a & 0x0FFF
-        if s[C_FAST_LO] <= off < s[C_FAST_HI]:
-            v = rom[s[C_BASE + (off >> 10)] + (off & 0x03FF)]
+        base = s[C_PAGE + ((a >> 6) & 63)]
+        if base >= 0:
+            v = rom[base + (a & 63)]
             s[DBUS] = v
             return v
-    elif (a & 0x280) == 0x80:
+    elif (a & 0x280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
         v = s[RAM0 + (a & 0x7F)]
         s[DBUS] = v
         return v

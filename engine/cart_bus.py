@@ -7,7 +7,7 @@ import numpy as np
 from .carts import S_2K, S_4K, S_F8, S_F8SWAP, S_F8SC, S_F6, S_F6SC, S_F4, S_F4SC, S_E0, S_FE, S_DPC
 
 from ._jit import jit
-from .layout import (C_SCHEME, C_BANK, C_RESETBANK, C_SLICE, C_XRAM_SIZE, C_FAST_LO, C_FAST_HI, C_BASE,
+from .layout import (C_SCHEME, C_BANK, C_RESETBANK, C_SLICE, C_XRAM_SIZE, C_FAST_LO, C_FAST_HI, C_BASE, C_PAGE,
                      D_TOPS, D_BOTTOMS,
                      D_COUNTERS, D_FLAGS, D_MUSIC, D_RNG, D_SYSCYC, D_FRAC, CYC, XRAM0, MT_IDX, MT0)
 from .rng import mt_next
@@ -45,6 +45,9 @@ def update_map(s):
             s[C_BASE + k] = s[C_BANK] * 4096 + k * 1024
     s[C_FAST_LO] = lo
     s[C_FAST_HI] = hi
+    for p in range(64):
+        off = p * 64
+        s[C_PAGE + p] = s[C_BASE + (off >> 10)] + (off & 0x03FF) if lo <= off < hi else -1
 
 
 @jit

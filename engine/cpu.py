@@ -14,10 +14,14 @@ from . import opcodes as oc
 from ._jit import jit
 from .bus import S_FLAT64K, peek as bus_peek, poke as bus_poke, read as bus_read, write as bus_write
 from .layout import (A, X, Y, SP, PC, IR, FN, FV, FB, FD, FI, FNZ, FC, EXEC, EX_FATAL, LAST_READ, CYC,
-                     INSTR, JAMMED, DBUS, RAM0, C_SCHEME)
+                     INSTR, JAMMED, DBUS, RAM0, C_SCHEME, C_PAGE)
 
 CYCLES = oc.CYCLES
 MODE_BYTES = np.array(oc.MODE_BYTES, dtype=np.int64)
+# Everything the loop needs about an opcode in one word: cycles | mode << 4 | access << 8 | operation << 12
+# | instruction bytes << 20.
+INFO = (CYCLES | (oc.MODE << 4) | (oc.ACCESS << 8) | (oc.OPERATION << 12)
+        | (MODE_BYTES[oc.MODE] << 20)).astype(np.int64)
 OPERATION = oc.OPERATION
 MODE = oc.MODE
 ACCESS = oc.ACCESS
@@ -38,52 +42,43 @@ for _t in range(256):
 assert oc.OPS[O_JAM] == "JAM"
 
 
-@jit(inline='always')
-def _rd(s, rom, fb, addr, draw):
-    v = bus_peek(s, rom, fb, addr, draw)
-    s[LAST_READ] = 1
-    return v
+@jit(inline="always")
+def _rd(s, rom, fb, addr, draw, cyc, dbus):
+    """A CPU read. The cycle counter and data bus live in registers inside the loop; they are written
+    back to the state only when a device (TIA, RIOT, cartridge hotspots) must see them.
+    Returns (value, cycles) — a device read may stall the CPU."""
+    a = addr & 0x1FFF
+    if a & 0x1000:
+        base = s[C_PAGE + ((a >> 6) & 63)]
+        if base >= 0:
+            return np.int64(rom[base + (a & 63)]), cyc
+    elif (a & 0x280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+        return s[RAM0 + (a & 0x7F)], cyc
+    s[CYC] = cyc
+    s[DBUS] = dbus
+    v = bus_read(s, rom, fb, addr, draw)
+    return v, s[CYC]
 
 
-@jit(inline='always')
-def _wr(s, rom, fb, addr, value, draw):
-    bus_poke(s, rom, fb, addr, value & 0xFF, draw)
-    s[LAST_READ] = 0
+@jit(inline="always")
+def _wr(s, rom, fb, addr, value, draw, cyc, last_read):
+    """A CPU write; returns the cycle counter (WSYNC stalls the CPU)."""
+    a = addr & 0x1FFF
+    if (a & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+        s[RAM0 + (a & 0x7F)] = value & 0xFF
+        return cyc
+    s[CYC] = cyc
+    s[LAST_READ] = last_read
+    bus_write(s, rom, fb, addr, value & 0xFF, draw)
+    return s[CYC]
 
 
 @jit
 def _rd_call(s, rom, fb, addr, draw):
-    """A CPU read that is not inlined (rare paths: interrupt vectors)."""
+    """A CPU read through the full decode, not inlined (interrupt vectors); state already synced."""
     v = bus_read(s, rom, fb, addr, draw)
     s[LAST_READ] = 1
     return v
-
-
-@jit(inline="always")
-def _stack_rd(s, rom, fb, sp, draw):
-    """Stack page read: $0180-$01FF is RIOT RAM (inline); $0100-$017F mirrors the TIA."""
-    if sp & 0x80 and s[C_SCHEME] != S_FLAT64K:
-        v = s[RAM0 + (sp & 0x7F)]
-        s[DBUS] = v
-        s[LAST_READ] = 1
-        return v
-    return _rd_call(s, rom, fb, 0x100 + sp, draw)
-
-
-@jit
-def _wr_call(s, rom, fb, addr, value, draw):
-    bus_write(s, rom, fb, addr, value & 0xFF, draw)
-    s[LAST_READ] = 0
-
-
-@jit(inline="always")
-def _stack_wr(s, rom, fb, sp, value, draw):
-    if sp & 0x80 and s[C_SCHEME] != S_FLAT64K:
-        s[RAM0 + (sp & 0x7F)] = value & 0xFF
-        s[DBUS] = value & 0xFF
-        s[LAST_READ] = 0
-    else:
-        _wr_call(s, rom, fb, 0x100 + sp, value, draw)
 
 
 @jit
@@ -111,27 +106,37 @@ def execute(s, rom, fb, number, draw):
     i = s[FI]
     notz = s[FNZ]
     c = s[FC]
+    cyc = s[CYC]
+    dbus = s[DBUS]
+    lr = s[LAST_READ]
+    op = s[IR]
     count = 0
     while s[EXEC] == 0 and number > 0:
         number -= 1
         count += 1
-        op = _rd(s, rom, fb, pc, draw)
+        op, cyc = _rd(s, rom, fb, pc, draw, cyc, dbus)
+        dbus = op
+        lr = 1
         pc = (pc + 1) & 0xFFFF
-        s[IR] = op
-        s[CYC] += CYCLES[op]
-        mode = MODE[op]
-        acc = ACCESS[op]
-        kind = OPERATION[op]
+        info = INFO[np.uint8(op)]
+        cyc += info & 15
+        mode = (info >> 4) & 15
+        acc = (info >> 8) & 15
+        kind = (info >> 12) & 255
 
         # ---- instruction bytes (JSR fetches its own, around the stack accesses) --------------------
         b1 = 0
         b2 = 0
-        nbytes = MODE_BYTES[mode]
+        nbytes = info >> 20
         if nbytes >= 2 and kind != O_JSR:
-            b1 = _rd(s, rom, fb, pc, draw)
+            b1, cyc = _rd(s, rom, fb, pc, draw, cyc, dbus)
+            dbus = b1
+            lr = 1
             pc = (pc + 1) & 0xFFFF
             if nbytes == 3:
-                b2 = _rd(s, rom, fb, pc, draw)
+                b2, cyc = _rd(s, rom, fb, pc, draw, cyc, dbus)
+                dbus = b2
+                lr = 1
                 pc = (pc + 1) & 0xFFFF
 
         # ---- effective address -------------------------------------------------------------------
@@ -149,7 +154,7 @@ def execute(s, rom, fb, number, draw):
             base = b1 | (b2 << 8)
             idx = x if mode == oc.ABX else y
             if acc == oc.ACC_R and ((base ^ (base + idx)) & 0xFF00):
-                s[CYC] += 1
+                cyc += 1
             addr = (base + idx) & 0xFFFF
         elif mode == oc.IZX or mode == oc.IZY or mode == oc.IND:
             # pointer bytes: (zp,X) and (zp),Y take the high byte from ptr+1 without wrapping ($FF ->
@@ -163,15 +168,21 @@ def execute(s, rom, fb, number, draw):
             else:
                 p_lo = b1 | (b2 << 8)
                 p_hi = (p_lo & 0xFF00) if ((p_lo ^ (p_lo + 1)) & 0xFF00) else p_lo + 1
-            lo = _rd(s, rom, fb, p_lo, draw)
-            hi = _rd(s, rom, fb, p_hi & 0xFFFF, draw)
+            lo, cyc = _rd(s, rom, fb, p_lo, draw, cyc, dbus)
+            dbus = lo
+            lr = 1
+            hi, cyc = _rd(s, rom, fb, p_hi & 0xFFFF, draw, cyc, dbus)
+            dbus = hi
+            lr = 1
             addr = lo | (hi << 8)
             if mode == oc.IZY:
                 if acc == oc.ACC_R and ((addr ^ (addr + y)) & 0xFF00):
-                    s[CYC] += 1
+                    cyc += 1
                 addr = (addr + y) & 0xFFFF
         if acc != oc.ACC_W and acc != oc.ACC_NONE and mode != oc.IMM and mode != oc.REL:
-            val = _rd(s, rom, fb, addr, draw)
+            val, cyc = _rd(s, rom, fb, addr, draw, cyc, dbus)
+            dbus = val
+            lr = 1
 
         # ---- operation -----------------------------------------------------------------------------
         write = False
@@ -203,7 +214,7 @@ def execute(s, rom, fb, number, draw):
                 taken = v != 0
             if taken:
                 target = (pc + _signed(val)) & 0xFFFF
-                s[CYC] += 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += 2 if ((pc ^ target) & 0xFF00) else 1
                 pc = target
         elif kind == O_LDX:
             x = val
@@ -423,26 +434,48 @@ def execute(s, rom, fb, number, draw):
             pass
         # ---- stack instructions (with ALE's dummy reads) -------------------------------------------
         elif kind == O_JSR:
-            lo = _rd(s, rom, fb, pc, draw)
+            lo, cyc = _rd(s, rom, fb, pc, draw, cyc, dbus)
+            dbus = lo
+            lr = 1
             pc = (pc + 1) & 0xFFFF
-            _stack_rd(s, rom, fb, sp, draw)
-            _stack_wr(s, rom, fb, sp, pc >> 8, draw)
+            dummy, cyc = _rd(s, rom, fb, 0x100 + sp, draw, cyc, dbus)
+            dbus = dummy
+            lr = 1
+            wv = (pc >> 8) & 0xFF
+            cyc = _wr(s, rom, fb, 0x100 + sp, wv, draw, cyc, lr)
+            dbus = wv
+            lr = 0
             sp = (sp - 1) & 0xFF
-            _stack_wr(s, rom, fb, sp, pc & 0xFF, draw)
+            wv = (pc & 0xFF) & 0xFF
+            cyc = _wr(s, rom, fb, 0x100 + sp, wv, draw, cyc, lr)
+            dbus = wv
+            lr = 0
             sp = (sp - 1) & 0xFF
-            pc = lo | (_rd(s, rom, fb, pc, draw) << 8)
+            hi, cyc = _rd(s, rom, fb, pc, draw, cyc, dbus)
+            dbus = hi
+            lr = 1
+            pc = lo | (hi << 8)
         elif kind == O_RTS or kind == O_RTI or kind == O_PLA or kind == O_PLP:
-            _stack_rd(s, rom, fb, sp, draw)
+            dummy, cyc = _rd(s, rom, fb, 0x100 + sp, draw, cyc, dbus)
+            dbus = dummy
+            lr = 1
             sp = (sp + 1) & 0xFF
-            val = _stack_rd(s, rom, fb, sp, draw)
+            val, cyc = _rd(s, rom, fb, 0x100 + sp, draw, cyc, dbus)
+            dbus = val
+            lr = 1
             if kind == O_PLA:
                 a = val
                 notz = a
                 n = a >> 7
             elif kind == O_RTS:
                 sp = (sp + 1) & 0xFF
-                pc = val | (_stack_rd(s, rom, fb, sp, draw) << 8)
-                _rd(s, rom, fb, pc, draw)  # RTS reads the last byte of its JSR
+                hi, cyc = _rd(s, rom, fb, 0x100 + sp, draw, cyc, dbus)
+                dbus = hi
+                lr = 1
+                pc = val | (hi << 8)
+                dummy, cyc = _rd(s, rom, fb, pc, draw, cyc, dbus)  # RTS reads the last byte of its JSR
+                dbus = dummy
+                lr = 1
                 pc = (pc + 1) & 0xFFFF
             else:
                 n = (val >> 7) & 1
@@ -454,30 +487,55 @@ def execute(s, rom, fb, number, draw):
                 c = val & 1
                 if kind == O_RTI:
                     sp = (sp + 1) & 0xFF
-                    pc = _stack_rd(s, rom, fb, sp, draw)
+                    pc, cyc = _rd(s, rom, fb, 0x100 + sp, draw, cyc, dbus)
+                    dbus = pc
+                    lr = 1
                     sp = (sp + 1) & 0xFF
-                    pc |= _stack_rd(s, rom, fb, sp, draw) << 8
+                    hi, cyc = _rd(s, rom, fb, 0x100 + sp, draw, cyc, dbus)
+                    dbus = hi
+                    lr = 1
+                    pc |= hi << 8
         elif kind == O_PHA or kind == O_PHP:
             if kind == O_PHA:
                 pv = a
             else:
                 pv = 0x20 | (n << 7) | (v << 6) | (b << 4) | (d << 3) | (i << 2) | (0 if notz else 2) | c
-            _stack_wr(s, rom, fb, sp, pv, draw)
+            wv = (pv) & 0xFF
+            cyc = _wr(s, rom, fb, 0x100 + sp, wv, draw, cyc, lr)
+            dbus = wv
+            lr = 0
             sp = (sp - 1) & 0xFF
         elif kind == O_BRK:
-            _rd(s, rom, fb, pc, draw)
+            dummy, cyc = _rd(s, rom, fb, pc, draw, cyc, dbus)
+            dbus = dummy
+            lr = 1
             pc = (pc + 1) & 0xFFFF
             b = 1
-            _stack_wr(s, rom, fb, sp, pc >> 8, draw)
+            wv = (pc >> 8) & 0xFF
+            cyc = _wr(s, rom, fb, 0x100 + sp, wv, draw, cyc, lr)
+            dbus = wv
+            lr = 0
             sp = (sp - 1) & 0xFF
-            _stack_wr(s, rom, fb, sp, pc & 0xFF, draw)
+            wv = (pc & 0xFF) & 0xFF
+            cyc = _wr(s, rom, fb, 0x100 + sp, wv, draw, cyc, lr)
+            dbus = wv
+            lr = 0
             sp = (sp - 1) & 0xFF
             pv = 0x20 | (n << 7) | (v << 6) | (b << 4) | (d << 3) | (i << 2) | (0 if notz else 2) | c
-            _stack_wr(s, rom, fb, sp, pv, draw)
+            wv = (pv) & 0xFF
+            cyc = _wr(s, rom, fb, 0x100 + sp, wv, draw, cyc, lr)
+            dbus = wv
+            lr = 0
             sp = (sp - 1) & 0xFF
             i = 1
+            s[CYC] = cyc
+            s[DBUS] = dbus
             lo = _rd_call(s, rom, fb, 0xFFFE, draw)
-            pc = lo | (_rd_call(s, rom, fb, 0xFFFF, draw) << 8)
+            hi = _rd_call(s, rom, fb, 0xFFFF, draw)
+            pc = lo | (hi << 8)
+            cyc = s[CYC]
+            dbus = hi
+            lr = 1
         # ---- undocumented -----------------------------------------------------------------------------
         elif kind == O_LAX:
             a = val
@@ -563,7 +621,13 @@ def execute(s, rom, fb, number, draw):
             s[EXEC] |= EX_FATAL
             s[JAMMED] = op + 1
         if write:
-            _wr(s, rom, fb, addr, wval, draw)
+            cyc = _wr(s, rom, fb, addr, wval, draw, cyc, lr)
+            dbus = wval & 0xFF
+            lr = 0
+    s[CYC] = cyc
+    s[DBUS] = dbus
+    s[LAST_READ] = lr
+    s[IR] = op
     s[A] = a
     s[X] = x
     s[Y] = y

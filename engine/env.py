@@ -13,7 +13,7 @@ import numpy as np
 from . import ale_core, games
 from .console import Console, State, StateError
 from .games.base import ACTION_MEANINGS, ALL_ACTIONS
-from .layout import (E_DIFF, E_EPFRAME, E_FRAME, E_FRAMESKIP, E_GAME, E_MAXFRAMES, E_MAXLIVES, E_MODE, E_PADDLE_MAX,
+from .layout import (T_LASTUPD, T_STOPDISP, E_DIFF, E_EPFRAME, E_FRAME, E_FRAMESKIP, E_GAME, E_MAXFRAMES, E_MAXLIVES, E_MODE, E_PADDLE_MAX,
                      E_PADDLE_MIN, E_PAL, E_STICKY_THRESH, E_TRUNC_LIFE, E_USE_PADDLES, T_FBCUR)
 from .palettes import NTSC_GRAY, PAL_GRAY
 from .rng import mt_seed, new_rng
@@ -74,7 +74,11 @@ class Env:
         # lives at construction: the rules' reset values, before any frame (ALE m_max_lives)
         ale_core.dispatch.game_reset(s, s[E_GAME])
         s[E_MAXLIVES] = ale_core.lives(s)
-        self._draw_tail = 1 << 30
+        # Frames inside a frame skip that nobody sees skip their pixel writes (collisions are still
+        # computed). That is exact when the observed last frame covers the whole screen window; when it
+        # does not (a short or partial frame shows rows from older frames), the step is replayed from a
+        # snapshot with every frame drawn, and this environment draws every frame from then on.
+        self._draw_tail = 1
         ale_core.env_reset(s, self.console.rom, self.console.fb, self.rng)
         self._screen_buffer = int(s[T_FBCUR])
         if mode is not None:
@@ -93,9 +97,27 @@ class Env:
         a = int(action)
         if a != action or not 0 <= a < 18:
             raise ValueError(f"action must be an ALE action id 0..17, got {action!r}")
-        r = ale_core.act(self.console.s, self.console.rom, self.console.fb, self.rng, a, ale_core.PLAYER_B_NOOP,
-                         paddle_delta(paddle_strength), 0, self._draw_tail)
-        self._screen_buffer = int(self.console.s[T_FBCUR])
+        s = self.console.s
+        delta = paddle_delta(paddle_strength)
+        if self._draw_tail < s[E_FRAMESKIP]:
+            snap = s.copy()
+            rng = self.rng.copy()
+            r = ale_core.act(s, self.console.rom, self.console.fb, self.rng, a, ale_core.PLAYER_B_NOOP, delta, 0,
+                             self._draw_tail)
+            ran = s[E_FRAME] - snap[E_FRAME]
+            # replay when the last emulated frame was not drawn (the game ended mid-skip) or did not
+            # cover the window (its buffer still shows older frames' rows)
+            if 0 < ran and (ran < s[E_FRAMESKIP] or s[T_LASTUPD] < s[T_STOPDISP]):
+                if ran == s[E_FRAMESKIP]:
+                    self._draw_tail = 1 << 30  # this game draws short frames: draw everything from now on
+                s[:] = snap
+                self.rng[:] = rng
+                r = ale_core.act(s, self.console.rom, self.console.fb, self.rng, a, ale_core.PLAYER_B_NOOP, delta,
+                                 0, 1 << 30)
+        else:
+            r = ale_core.act(s, self.console.rom, self.console.fb, self.rng, a, ale_core.PLAYER_B_NOOP, delta, 0,
+                             self._draw_tail)
+        self._screen_buffer = int(s[T_FBCUR])
         return int(r)
 
     def act_frames(self, action: int, frames: int, paddle_strength: float = 1.0) -> int:

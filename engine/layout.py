@@ -160,6 +160,7 @@ C_XRAM_SIZE = _alloc("cart_extra_ram_size")
 C_FAST_LO = _alloc("cart_fast_lo")
 C_FAST_HI = _alloc("cart_fast_hi")
 C_BASE = _alloc("cart_slice_base", 4)
+C_PAGE = _alloc("cart_page_map", 64)  # per 64-byte page of $1000-$1FFF: ROM offset read directly, or -1
 D_TOPS = _alloc("dpc_tops", 8)
 D_BOTTOMS = _alloc("dpc_bottoms", 8)
 D_COUNTERS = _alloc("dpc_counters", 8)

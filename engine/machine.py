@@ -14,7 +14,7 @@ from .cart_bus import cart_cycles_reset, cart_reset
 from .carts import S_DPC
 from .cpu import cpu_reset, execute
 from .layout import (
-    CYC, MT_IDX, MT0, RAM0, C_SCHEME, C_RESETBANK, C_XRAM_SIZE, D_RNG, EX_STOP,
+    CYC, MT_IDX, MT0, RAM0, C_SCHEME, C_RESETBANK, C_XRAM_SIZE, C_PAGE, D_RNG, EX_STOP,
     T_FRAMESTART, T_STARTDISP, T_STOPDISP, T_LASTUPD, T_TOEOL, T_FP, T_FBCUR, T_PARTIAL, T_GREYED,
     T_YSTART, T_HEIGHT, T_FRAMEHEIGHT, T_COLORLOSS, T_LINESLAST, T_CURLINE, T_HMBLANKS, T_FRAMES,
     T_COLUBK, T_COLUPF, T_COLUP0, T_COLUP1,
@@ -35,6 +35,7 @@ CTRL_PADDLES = 1
 
 def new_state() -> np.ndarray:
     s = np.zeros(N_STATE, dtype=np.int64)
+    s[C_PAGE:C_PAGE + 64] = -1  # no directly readable ROM pages until a cartridge maps them
     install_kernels(s)
     return s
 

@@ -219,7 +219,7 @@ def _mark_bar(ob, x0, x1, pos, number, width, bit, lo, hi):
     return lo, hi
 
 
-@jit
+@jit(inline="always")
 def _render(s, buf, ob, fp, count, hpos, draw):
     """Draw ``count`` visible pixels from pixel ``hpos`` of the current line at buffer offset ``fp``,
     accumulating collisions. With ``draw`` false only collisions are computed. ``ob`` is a zeroed
@@ -265,18 +265,21 @@ def _render(s, buf, ob, fp, count, hpos, draw):
     c3 = s[T_COLUP1]
     if draw:
         if pf == 0:
-            for k in range(count):
-                buf[fp + k] = bk
+            buf[fp:fp + count] = bk
         else:
             pcl = PRIORITY[0, PF_BIT | pps]
             pcr = PRIORITY[1, PF_BIT | pps]
             pfl = c1 if pcl == 1 else (c2 if pcl == 2 else c3)
             pfr = c1 if pcr == 1 else (c2 if pcr == 2 else c3)
-            for x in range(x0, x1):
-                if pf & PF_MASK[refl, x]:
-                    buf[fp + x - x0] = pfl if x < 80 else pfr
-                else:
-                    buf[fp + x - x0] = bk
+            # playfield bits are 4 pixels wide and 4-aligned: one lookup per run
+            x = x0
+            while x < x1:
+                run_end = (x | 3) + 1
+                if run_end > x1:
+                    run_end = x1
+                colour = (pfl if x < 80 else pfr) if pf & PF_MASK[refl, x] else bk
+                buf[fp + x - x0:fp + run_end - x0] = colour
+                x = run_end
     coll = s[T_COLLISION]
     for x in range(lo, hi):
         o = ob[x]
@@ -320,7 +323,7 @@ def _end_of_line(s):
             s[T_M0M_OFF] = 1     # not drawn on this line
 
 
-@jit
+@jit(inline="always")
 def update_frame(s, fb, clock, draw):
     """Draw from the last update point up to colour clock ``clock`` (ALE ``TIA::updateFrame``)."""
     if clock < s[T_STARTDISP] or s[T_LASTUPD] >= s[T_STOPDISP] or s[T_LASTUPD] >= clock:
@@ -392,7 +395,7 @@ def _paddle_bit(s, pin):
     return 0
 
 
-@jit
+@jit(inline="always")
 def tia_peek(s, fb, addr, draw):
     update_frame(s, fb, s[CYC] * 3, draw)
     noise = s[DBUS] & 0x3F
@@ -514,7 +517,7 @@ def _audio_write(s, fb, addr, value):
         s[AUD_N] += 1
 
 
-@jit
+@jit(inline="always")
 def tia_poke(s, fb, addr, value, draw):
     addr &= 0x3F
     clock = s[CYC] * 3
