@@ -49,6 +49,10 @@ def _cmd_parity(args) -> int:
 
 
 def _cmd_bench(args) -> int:
+    if args.app:
+        from app.bench_app import main as app_bench
+
+        return app_bench(args)
     from .bench import main as bench_main
 
     return bench_main(args)
@@ -103,6 +107,11 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--games", nargs="+", default=None)
     b.add_argument("--frames", type=int, default=4000)
     b.add_argument("--frameskip", type=int, default=4)
+    b.add_argument("--app", action="store_true", help="the desktop app: frame rate, drops, underruns, startup")
+    b.add_argument("--game", default="pong", help="(--app) the game to run")
+    b.add_argument("--seconds", type=float, default=60.0, help="(--app) how long to run")
+    b.add_argument("--no-cold", action="store_true", help="(--app) skip the cold-start measurement")
+    b.add_argument("--json", action="store_true")
     b.set_defaults(func=_cmd_bench)
 
     for name, (_, _, what) in DELEGATED.items():
