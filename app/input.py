@@ -111,6 +111,8 @@ class InputState(QObject):
             return True
         if control in ("reset", "select") and self.switches_locked:
             return True
+        if control in ("left", "right"):
+            self.paddle = None  # keys take the paddle back from the mouse
         with self._lock:
             self._held.add(control)
         return True

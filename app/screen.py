@@ -6,7 +6,7 @@ letterboxing; "4:3 TV" stretches to a 4:3 picture. Presentation mode adds a larg
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtCore import QRect, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QPainter
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -18,8 +18,11 @@ def color_table(palette: np.ndarray) -> list[int]:
 class GameView(QWidget):
     """Paints only the latest frame it was handed; never queues frames."""
 
+    mouse_x = Signal(float)  # pointer position across the picture, 0..1 (drives paddles)
+
     def __init__(self, parent=None):
         super().__init__(parent)
+        self.setMouseTracking(True)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMinimumSize(320, 210)
@@ -63,6 +66,11 @@ class GameView(QWidget):
                 f = min(W / (2 * w), H / h)
                 pw, ph = int(2 * w * f), int(h * f)
         return QRect((W - pw) // 2, (H - ph) // 2, pw, ph)
+
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802
+        r = self.target_rect()
+        if r.width() > 0:
+            self.mouse_x.emit(min(max((event.position().x() - r.x()) / r.width(), 0.0), 1.0))
 
     def sizeHint(self) -> QSize:  # noqa: N802
         return QSize(160 * 2 * 3, 210 * 3)

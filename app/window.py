@@ -10,6 +10,7 @@ from PySide6.QtGui import QAction, QActionGroup, QImage, QKeySequence
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMessageBox
 
 from .audio import open_audio
+from .gamepad import Gamepads
 from .input import InputState, KeyFilter, KeyMap, RemapDialog
 from .panels.library import LibraryPanel, scan
 from .screen import GameView
@@ -29,7 +30,7 @@ def screenshot_dir() -> Path:
 
 class MainWindow(QMainWindow):
     def __init__(self, *, audio=True, settings: QSettings | None = None, thumbnails: bool = True,
-                 extra_paths=()):
+                 extra_paths=(), gamepads: bool = True):
         super().__init__()
         self.settings = settings or QSettings(ORG, "arcade-lab")
         self.setWindowTitle(APP)
@@ -42,6 +43,9 @@ class MainWindow(QMainWindow):
         self.audio.volume = float(self.settings.value("audio/volume", 0.6))
         self.audio.muted = self.settings.value("audio/muted", False, type=bool)
         self.worker = EmulatorWorker(self.input, self.audio, self)
+        self.gamepads = Gamepads(self.input) if gamepads else None
+        self.worker.gamepads = self.gamepads if (self.gamepads and self.gamepads.available) else None
+        self.view.mouse_x.connect(self._on_mouse_x)
         self.worker.frame_ready.connect(self._on_frame, Qt.ConnectionType.QueuedConnection)
         self.worker.session_loaded.connect(self._on_session, Qt.ConnectionType.QueuedConnection)
         self.worker.error.connect(self._on_error, Qt.ConnectionType.QueuedConnection)
@@ -78,7 +82,8 @@ class MainWindow(QMainWindow):
         self.st_frame = QLabel("")
         self.st_fps = QLabel("")
         self.st_audio = QLabel(self.audio.state)
-        for w in (self.st_game, self.st_mode, self.st_frame, self.st_fps, self.st_audio):
+        self.st_pad = QLabel("")
+        for w in (self.st_game, self.st_mode, self.st_frame, self.st_fps, self.st_audio, self.st_pad):
             sb.addPermanentWidget(w)
 
     def _act(self, menu, text, slot, shortcut=None, checkable=False) -> QAction:
@@ -118,6 +123,13 @@ class MainWindow(QMainWindow):
         self._act(v, "Fullscreen", self.toggle_fullscreen, "F11")
         self.present_action = self._act(v, "Presentation mode", self.toggle_presentation, "F12", checkable=True)
         self.tv_action = self._act(v, "4:3 TV aspect", self.toggle_tv, checkable=True)
+        pal_menu = v.addMenu("Palette")
+        grp_p = QActionGroup(self)
+        self.palette_choice = self.settings.value("view/palette", "Auto")
+        for name in ("Auto", "NTSC", "PAL", "SECAM"):
+            a = self._act(pal_menu, name, lambda checked=False, n=name: self.set_palette_choice(n), checkable=True)
+            grp_p.addAction(a)
+            a.setChecked(name == self.palette_choice)
         self.lib_action = self.library.toggleViewAction()
         v.addAction(self.lib_action)
         i = mb.addMenu("&Input")
@@ -177,9 +189,25 @@ class MainWindow(QMainWindow):
         if self.session is not None:
             self.worker.call(lambda s: s.env.reset())
 
+    def _palette_for(self, sess: PlaySession):
+        from engine.palettes import PALETTES
+
+        return sess.palette() if self.palette_choice == "Auto" else PALETTES[self.palette_choice]
+
+    def set_palette_choice(self, name: str) -> None:
+        self.palette_choice = name
+        self.settings.setValue("view/palette", name)
+        if self.session is not None:
+            self.view.set_palette(self._palette_for(self.session))
+            self.view.update()
+
+    def _on_mouse_x(self, fraction: float) -> None:
+        if self.session is not None and self.session.uses_paddles:
+            self.input.paddle = fraction
+
     def _on_session(self, sess: PlaySession) -> None:
         self.session = sess
-        self.view.set_palette(sess.palette())
+        self.view.set_palette(self._palette_for(sess))
         self.view.message = ""
         self.st_game.setText(f"{sess.info.title} ({sess.info.id})" + ("" if sess.has_rules else " — no game rules"))
         self.setWindowTitle(f"{sess.info.title} — {APP}")
@@ -248,6 +276,8 @@ class MainWindow(QMainWindow):
         if sess is None:
             return
         self.st_mode.setText(f"mode {sess.env.mode}, difficulty {sess.difficulty}")
+        if self.gamepads is not None:
+            self.st_pad.setText(self.gamepads.state)
         extra = f", score {sess.score}, lives {sess.lives}" if sess.has_rules else ""
         self.st_frame.setText(f"frame {sess.frame_number}{extra}")
 

@@ -43,6 +43,7 @@ class EmulatorWorker(QThread):
         self.unthrottled = False
         self.sound_on = True
         self.hooks: list = []            # callables(session) run after every frame (recorders, agents)
+        self.gamepads = None             # polled before every frame when present
         # statistics for the status bar and `arcade-lab bench app`
         self.frames_emulated = 0
         self.frames_published = 0
@@ -159,6 +160,8 @@ class EmulatorWorker(QThread):
                 next_t = time.perf_counter()
                 continue
             try:
+                if self.gamepads is not None:
+                    self.gamepads.poll()
                 audio = self.sound_on and not self.unthrottled and self.speed == 1.0 and not self.paused
                 n = sess.step(self.input.snapshot(), audio=audio)
                 if n:

@@ -146,3 +146,81 @@ def test_session_console_switches_and_game_over():
     assert s.difficulty == 1
     s.step(InputFrame(reset=True))
     assert s.score == 0 and not s.game_over
+
+
+class _FakeStick:
+    def __init__(self, axes=(0.0, 0.0), buttons=(0,) * 8, iid=0):
+        self.axes, self.buttons, self.iid = list(axes), list(buttons), iid
+
+    def init(self):
+        pass
+
+    def get_instance_id(self):
+        return self.iid
+
+    def get_numaxes(self):
+        return len(self.axes)
+
+    def get_axis(self, i):
+        return self.axes[i]
+
+    def get_numhats(self):
+        return 0
+
+    def get_numbuttons(self):
+        return len(self.buttons)
+
+    def get_button(self, b):
+        return self.buttons[b]
+
+
+class _FakePygame:
+    JOYDEVICEADDED, JOYDEVICEREMOVED = 1, 2
+
+    def __init__(self, sticks):
+        import types
+
+        self.sticks = sticks
+        self.pending = []
+        fake = self
+        self.joystick = types.SimpleNamespace(get_count=lambda: len(fake.sticks),
+                                              Joystick=lambda i: fake.sticks[i])
+        self.event = types.SimpleNamespace(get=lambda kinds: [fake.pending.pop() for _ in list(fake.pending)])
+
+
+def test_gamepad_dead_zone_buttons_and_hotplug():
+    from app.gamepad import Gamepads
+    from app.input import InputState
+
+    st = InputState()
+    pads = Gamepads(st)
+    fake = _FakePygame([_FakeStick(axes=(0.2, -0.9), buttons=(1, 0, 0, 0, 0, 0, 0, 0))])
+    pads._pg, pads.available = fake, True
+    pads._rescan()
+    pads.poll()
+    snap = st.snapshot()
+    assert snap.up and snap.fire and not snap.left and not snap.right  # 0.2 is inside the dead zone
+    fake.sticks.append(_FakeStick(axes=(0.9, 0.0), iid=1))
+    fake.pending.append("added")
+    pads.poll()
+    assert st.snapshot().right and "2 gamepad" in pads.state
+    fake.sticks.clear()
+    fake.pending.append("removed")
+    pads.poll()
+    assert not st.snapshot().right and pads.state == "no gamepad connected"
+
+
+def test_mouse_drives_paddles(window, qtbot):
+    assert window.session.uses_paddles
+    window.view.mouse_x.emit(0.75)
+    assert window.input.paddle == 0.75
+    code = int(Qt.Key.Key_Left.value)
+    window.input.key_press(code)
+    assert window.input.paddle is None  # keys take the paddle back
+    window.input.key_release(code)
+
+
+def test_palette_choice_is_saved(window):
+    window.set_palette_choice("SECAM")
+    assert window.settings.value("view/palette") == "SECAM"
+    window.set_palette_choice("Auto")
