@@ -98,6 +98,7 @@ class Resampler:
         src = np.concatenate(([self.last], x))
         step = 1.0 / ratio
         pos = np.arange(self.phase, len(x), step)
+        pos = pos[pos < len(x)]  # arange may overshoot its stop by a rounding error
         i = np.floor(pos).astype(np.int64)
         frac = pos - i
         out = src[i] * (1 - frac) + src[i + 1] * frac
