@@ -10,13 +10,21 @@ def main(args=None) -> int:
     if getattr(args, "self_test", False):
         return self_test(game or "pong", frames or 120)
     from PySide6.QtCore import QTimer
+    from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
-    from .window import MainWindow
+    from .splash import warm_up
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Arcade Lab")
     app.setOrganizationName("ArcadeLab")
+    app.setDesktopFileName("io.github.arcadelab.ArcadeLab")
+    icon = _icon_path()
+    if icon:
+        app.setWindowIcon(QIcon(str(icon)))
+    warm_up(app)
+    from .window import MainWindow
+
     win = MainWindow()
     target = game or win.settings.value("last_game", "pong") or "pong"
     if not win.open_game(target) and target != "pong":
@@ -32,6 +40,16 @@ def main(args=None) -> int:
         t.start(20)
     code = app.exec()
     return int(code)
+
+
+def _icon_path():
+    from importlib import resources
+
+    try:
+        p = resources.files("resources").joinpath("icons/arcade-lab-256.png")
+        return p if p.is_file() else None
+    except Exception:
+        return None
 
 
 def self_test(game: str, frames: int) -> int:

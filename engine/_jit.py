@@ -13,19 +13,26 @@ from pathlib import Path
 _PKG_DIRS = [Path(__file__).resolve().parent, Path(__file__).resolve().parent.parent / "agents"]
 
 
+# Modules that hold no compiled code and no constants compiled code reads: editing them must not throw
+# away a two-minute compile. Everything else (including plain table modules) is part of the key.
+_PYTHON_ONLY = {"cli.py", "doctor.py", "parity.py", "bench.py", "gym.py", "roms.py", "console.py", "env.py",
+                "__main__.py", "bench_app.py"}
+
+
 def _source_hash() -> str:
     h = hashlib.sha1()
     for d in _PKG_DIRS:
         if not d.is_dir():
             continue
         for p in sorted(d.rglob("*.py")):
+            if p.name in _PYTHON_ONLY or "evaluation" in p.parts:
+                continue
             try:
                 text = p.read_bytes()
             except OSError:
                 continue
-            if b"jit" in text:  # only modules with compiled code (or their tables) decide the cache
-                h.update(p.name.encode())
-                h.update(text)
+            h.update(str(p.relative_to(d.parent)).encode())
+            h.update(text)
     return h.hexdigest()[:16]
 
 

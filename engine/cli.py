@@ -42,6 +42,12 @@ def _cmd_play(args) -> int:
     return app_main(args)
 
 
+def _cmd_doctor(args) -> int:
+    from .doctor import main as doctor_main
+
+    return doctor_main(args)
+
+
 def _cmd_parity(args) -> int:
     from .parity import main as parity_main
 
@@ -90,6 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--frames", type=int, default=0, help="quit after this many frames (smoke tests)")
     pl.add_argument("--self-test", action="store_true", help="load a game headless, run frames, exit 0")
     pl.set_defaults(func=_cmd_play)
+
+    d = sub.add_parser("doctor", help="check this installation (Python, numba, Qt, audio, gamepad, ROMs, cache)")
+    d.set_defaults(func=_cmd_doctor)
 
     pa = sub.add_parser("parity", help="lockstep comparison against ale-py")
     pa.add_argument("--games", nargs="+", default=["all"], help="'all' or game ids")

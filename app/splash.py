@@ -1,0 +1,54 @@
+"""First start: compiling the emulator takes a while, so a splash shows progress instead of a frozen
+window. The compiled code is cached; later starts load it in about a second."""
+from __future__ import annotations
+
+import threading
+import time
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont, QPixmap
+from PySide6.QtWidgets import QApplication, QSplashScreen
+
+
+def _warm(state: dict) -> None:
+    try:
+        state["step"] = "Loading the emulator…"
+        from engine import env as _env  # compiles or loads the machine and rules kernels
+
+        state["step"] = "Preparing the environment…"
+        e = _env.Env("pong", repeat_action_probability=0.0, seed=0)
+        e.act(0)
+        state["step"] = "Opening the window…"
+        from . import window as _window  # noqa: F401
+    except Exception as exc:  # the window will show the real error
+        state["error"] = exc
+    finally:
+        state["done"] = True
+
+
+def warm_up(app: QApplication, show_after: float = 0.4) -> float:
+    """Load/compile the engine in a thread; show a splash if it takes longer than ``show_after`` s."""
+    state = {"done": False, "step": "Starting…"}
+    t0 = time.perf_counter()
+    th = threading.Thread(target=_warm, args=(state,), daemon=True)
+    th.start()
+    splash = None
+    while not state["done"]:
+        if splash is None and time.perf_counter() - t0 > show_after:
+            pm = QPixmap(520, 200)
+            pm.fill(QColor(20, 30, 70))
+            splash = QSplashScreen(pm)
+            f = QFont(splash.font())
+            f.setPointSize(12)
+            splash.setFont(f)
+            splash.show()
+        if splash is not None:
+            elapsed = time.perf_counter() - t0
+            splash.showMessage(f"Arcade Lab\n\n{state['step']}\nFirst start compiles the emulator "
+                               f"(about two minutes); later starts are quick.\n{elapsed:.0f} s",
+                               Qt.AlignmentFlag.AlignCenter, QColor(255, 255, 255))
+        app.processEvents()
+        th.join(0.05)
+    if splash is not None:
+        splash.close()
+    return time.perf_counter() - t0
