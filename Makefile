@@ -6,8 +6,11 @@ STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
 .PHONY: run test bench parity dist clean
 
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+# The interpreter is its own target: a venv copied without its symlinks is repaired, then reinstalled.
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	rm -f $(VENV)/.installed-*
@@ -24,6 +27,11 @@ bench: $(STAMP)
 
 parity: $(STAMP)
 	$(BIN)/arcade-lab parity --games all --frames 5000
+
+dist: $(STAMP)
+	$(BIN)/python -m pip install --quiet "pyinstaller>=6.3"
+	$(BIN)/pyinstaller --noconfirm --distpath dist --workpath build packaging/arcade-lab.spec
+	dist/arcade-lab/arcade-lab play --self-test
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info
