@@ -57,6 +57,9 @@ class EpisodeRecord:
     max_frames: int = 0
     actions: np.ndarray | None = field(default=None, repr=False)  # per-decision ALE action ids (uint8)
     start_state: bytes | None = field(default=None, repr=False)   # engine.State.to_bytes() at episode start
+    paddles: np.ndarray | None = field(default=None, repr=False)  # per-decision paddle strength (float32), if any
+    controllers: str = ""       # "" = one player throughout; else JSON [[first_step, player], ...] (takeover)
+    extra: dict = field(default_factory=dict, repr=False)          # protocol-specific (e.g. prompts, raw replies)
     engine_version: str = ENGINE_VERSION
     created_at: float = field(default_factory=time.time)
     notes: str = ""
@@ -65,6 +68,7 @@ class EpisodeRecord:
         d = asdict(self)
         d["actions"] = None if self.actions is None else self.actions.tolist()
         d["start_state"] = None if self.start_state is None else len(self.start_state)
+        d["paddles"] = None if self.paddles is None else self.paddles.tolist()
         return d
 
 
