@@ -5,6 +5,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
+import engine
 import engine.gym  # noqa: F401  (registers the ids)
 from engine.vector import VectorEnv
 from engine.env import Env
@@ -19,12 +20,21 @@ def test_ids_registered_like_ale():
     assert spec.kwargs["max_num_frames_per_episode"] == 108_000
 
 
-@pytest.mark.parametrize("env_id", ["ArcadeLab/Pong-v5", "ArcadeLab/Breakout-v5"])
+V5_IDS = sorted(i for i in gym.registry if i.startswith("ArcadeLab/") and i.endswith("-v5")
+                and "NoFrameskip" not in i)
+
+
+def test_every_game_has_a_v5_id():
+    assert len(V5_IDS) == len(engine.list_games()) == 104
+
+
+@pytest.mark.parametrize("env_id", V5_IDS)
 def test_check_env(env_id):
     from gymnasium.utils.env_checker import check_env
 
     env = gym.make(env_id)
     check_env(env.unwrapped, skip_render_check=True)
+    env.close()
 
 
 def test_reset_seed_reloads_like_ale():
