@@ -40,7 +40,7 @@ def _hist_add(counts, screen):
     h, w = screen.shape
     for y in range(h):
         for x in range(w):
-            counts[y * w + x, screen[y, x] >> 1] += 1
+            counts[y * w + x, np.int64(screen[y, x]) >> 1] += 1
 
 
 @njit(cache=True, nogil=True)

@@ -24,7 +24,7 @@ def tile_colours(screen, bg, secam, mark):
     for y in range(h):
         ty = y * N_TILE_Y // h
         for x in range(w):
-            p = screen[y, x]
+            p = np.int64(screen[y, x])
             if p == bg[y, x]:
                 continue
             c = (p >> 1) & 7 if secam else p >> 1

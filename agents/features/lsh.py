@@ -25,7 +25,7 @@ def lsh_hash(flat, positions, weights, m):
         acc = 0
         for j in range(k):
             pos = positions[i, j]
-            if ((flat[pos // BITS_PER_PIXEL] >> 1) >> (pos % BITS_PER_PIXEL)) & 1:
+            if ((np.int64(flat[pos // BITS_PER_PIXEL]) >> 1) >> (pos % BITS_PER_PIXEL)) & 1:
                 acc += weights[i, j]
         out[i] = i * m + acc % m
     return out

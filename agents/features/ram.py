@@ -16,7 +16,7 @@ def ram_bits(ram):
     out = np.empty(N_BITS, np.int64)
     n = 0
     for i in range(128):
-        v = ram[i]
+        v = np.int64(ram[i])
         for b in range(8):
             if (v >> b) & 1:
                 out[n] = 8 * i + b
