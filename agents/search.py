@@ -258,7 +258,7 @@ class _Planner(BaseAgent):
         self.actions = env.action_set()
         self.ctr = np.zeros(N_CTR, np.int64)
         self.ctr[C_RNG] = np.int64(np.random.default_rng(seed).integers(1, 2 ** 62))
-        self.fb = np.empty_like(env.console.fb)
+        self.fb = env.console.fb.copy()
         self.work = np.zeros(N_STATE, np.int64)
         self.tmp = np.zeros(N_STATE, np.int64)
         self.rams = np.zeros((max(1, len(self.actions)), 128), np.int64)
@@ -268,7 +268,7 @@ class _Planner(BaseAgent):
     def attach(self, env) -> None:
         if env is not self.env:
             self.env = env
-            self.fb = np.empty_like(env.console.fb)
+            self.fb = env.console.fb.copy()
             self._drop_tree()
 
     def _drop_tree(self) -> None:
@@ -348,6 +348,7 @@ class UCTAgent(_Planner):
         s = env.console.s
         t0 = time.perf_counter()
         self.ctr[C_FRAMES] = 0
+        self.fb[:] = env.console.fb  # the search runs on a copy of everything the machine may read
         if (self.reuse and self._has_tree and self._chosen > 0
                 and np.array_equal(self.states[self._chosen], s)):
             reroot(self.nodes, self.vals, self.states, self.ctr, self._chosen)
@@ -402,6 +403,7 @@ class BFSAgent(_Planner):
         env = self.env
         t0 = time.perf_counter()
         self.ctr[C_FRAMES] = 0
+        self.fb[:] = env.console.fb
         init_root(self.nodes, self.vals, self.states, self.ctr, env.console.s)
         bfs_search(self.nodes, self.vals, self.states, self.ctr, env.console.rom, self.fb, env.rng.copy(),
                    self._acts(), self.frames, self.gamma, self.work, self.tmp, self.path, self.rams)
