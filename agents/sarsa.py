@@ -25,8 +25,9 @@ WEIGHTS_FORMAT = "arcade-lab-sarsa"
 WEIGHTS_VERSION = 1
 
 # ctr array slots
-TR_N = 0          # live trace entries
-N_CTR = 1
+TR_N = 0          # trace entries in the list (live and tombstones)
+TR_LIVE = 1       # entries with a non-zero trace
+N_CTR = 2
 
 _HASH_MUL = np.uint64(0x9E3779B97F4A7C15)
 
@@ -67,45 +68,72 @@ def q_values(w, feats, out):
 
 
 @njit(cache=True, nogil=True)
-def sarsa_update(w, keys, vals, slots, table, ctr, feats, a, reward, q_next, alpha, gamma, lam, threshold):
-    """One SARSA(λ) update for the transition out of (s, a) with features ``feats`` of s; ``q_next`` is
-    Q(s', a') (0 at a terminal). Returns δ. The caller guarantees room for len(feats) more traces."""
-    nf = w.shape[1]
+def _compact(keys, vals, slots, table, ctr):
+    """Drop dead entries (value 0) and re-point the table; amortised: runs when the dead outnumber the live."""
     mask = table.shape[0] - 1
     n = ctr[TR_N]
-    for f in feats:
-        k = a * nf + f
-        h = _slot(table, keys, k, mask)
-        if table[h] >= 0:
-            vals[table[h]] = 1.0          # replacing trace
-        else:
-            keys[n] = k
-            vals[n] = 1.0
-            slots[n] = h
-            table[h] = n
-            n += 1
-    q = 0.0
-    for f in feats:
-        q += w[a, f]
-    delta = reward + gamma * q_next - q
-    step = alpha * delta
-    for i in range(n):
-        k = keys[i]
-        w[k // nf, k % nf] += step * vals[i]
-    decay = gamma * lam
-    m = 0
     for i in range(n):
         table[slots[i]] = -1
-        v = vals[i] * decay
-        if v >= threshold:
+    m = 0
+    for i in range(n):
+        if vals[i] > 0.0:
             keys[m] = keys[i]
-            vals[m] = v
+            vals[m] = vals[i]
             m += 1
     for i in range(m):
         h = _slot(table, keys, keys[i], mask)
         table[h] = i
         slots[i] = h
     ctr[TR_N] = m
+    ctr[TR_LIVE] = m
+
+
+@njit(cache=True, nogil=True)
+def sarsa_update(w, keys, vals, slots, table, ctr, feats, a, reward, q_next, alpha, gamma, lam, threshold):
+    """One SARSA(λ) update for the transition out of (s, a) with features ``feats`` of s; ``q_next`` is
+    Q(s', a') (0 at a terminal). Returns δ. The caller guarantees room for len(feats) more traces.
+
+    Keys are flat indices into ``w`` (a * n_features + f). Pruned traces stay in the list and the table as
+    value-0 tombstones (a later visit revives them in place) until they outnumber the live ones."""
+    nf = w.shape[1]
+    wf = w.reshape(-1)
+    mask = table.shape[0] - 1
+    n = ctr[TR_N]
+    live = ctr[TR_LIVE]
+    for f in feats:
+        k = a * nf + f
+        h = _slot(table, keys, k, mask)
+        p = table[h]
+        if p >= 0:
+            if vals[p] == 0.0:
+                live += 1
+            vals[p] = 1.0                 # replacing trace
+        else:
+            keys[n] = k
+            vals[n] = 1.0
+            slots[n] = h
+            table[h] = n
+            n += 1
+            live += 1
+    q = 0.0
+    for f in feats:
+        q += wf[a * nf + f]
+    delta = reward + gamma * q_next - q
+    step = alpha * delta
+    decay = gamma * lam
+    for i in range(n):
+        v = vals[i]
+        if v > 0.0:
+            wf[keys[i]] += step * v
+            v *= decay
+            if v < threshold:
+                v = 0.0
+                live -= 1
+            vals[i] = v
+    ctr[TR_N] = n
+    ctr[TR_LIVE] = live
+    if n - live > live:
+        _compact(keys, vals, slots, table, ctr)
     return delta
 
 
@@ -114,6 +142,7 @@ def clear_traces(slots, table, ctr):
     for i in range(ctr[TR_N]):
         table[slots[i]] = -1
     ctr[TR_N] = 0
+    ctr[TR_LIVE] = 0
 
 
 class SparseTraces:
@@ -142,19 +171,15 @@ class SparseTraces:
             cap *= 2
         self._alloc(cap)
         self.keys[:n], self.vals[:n] = keys, vals
-        # rebuild the table: a zero-feature update with no decay would change w, so insert directly
-        mask = self.table.shape[0] - 1
-        for i in range(n):
-            h = int(_slot(self.table, self.keys, int(keys[i]), mask))
-            self.table[h] = i
-            self.slots[i] = h
+        _compact(self.keys, self.vals, self.slots, self.table, self.ctr)  # fresh table: re-point every entry
 
     def clear(self) -> None:
         clear_traces(self.slots, self.table, self.ctr)
 
     def as_dict(self, n_features: int) -> dict:
         n = int(self.ctr[TR_N])
-        return {(int(k) // n_features, int(k) % n_features): float(v) for k, v in zip(self.keys[:n], self.vals[:n])}
+        return {(int(k) // n_features, int(k) % n_features): float(v)
+                for k, v in zip(self.keys[:n], self.vals[:n]) if v > 0.0}
 
 
 class SarsaAgent(BaseAgent):
