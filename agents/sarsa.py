@@ -291,6 +291,12 @@ class SarsaAgent(BaseAgent):
                                  f"this agent uses {self.features.name}")
             if self.game and head.get("game") and head["game"] != self.game:
                 raise ValueError(f"{path}: weights are for {head['game']}, not {self.game}")
+            fh = head["features"]
+            if fh["features"] == "lsh" and (fh.get("seed"), fh.get("height")) != (
+                    getattr(self.features, "seed", None), getattr(self.features, "height", None)):
+                from .features.lsh import LshFeatures
+                self.features = LshFeatures(height=fh["height"], seed=fh["seed"], n_probes=fh["n_probes"],
+                                            probe_bits=fh["probe_bits"], m=fh["m"])
             for attr in ("background", "classes"):
                 if attr in z.files and hasattr(self.features, attr):
                     setattr(self.features, attr, np.ascontiguousarray(z[attr]))

@@ -275,6 +275,10 @@ class _Planner(BaseAgent):
         pass
 
     def _acts(self) -> np.ndarray:
+        if self.rams.shape[0] < len(self.actions):  # the Runner may hand over a larger action set
+            self.rams = np.zeros((len(self.actions), 128), np.int64)
+        if self.nodes.shape[0] < len(self.actions) + 1:
+            raise ValueError(f"node table ({self.nodes.shape[0]}) too small for {len(self.actions)} actions")
         return np.asarray(self.actions, np.int64)
 
     def _root_children(self):
@@ -356,8 +360,6 @@ class UCTAgent(_Planner):
         else:
             init_root(self.nodes, self.vals, self.states, self.ctr, s)
         self._has_tree = True
-        if self.actions != env.action_set() and len(self.actions) > self.nodes.shape[0]:
-            raise ValueError("node table too small for the action set")
         steps = max(1, self.depth_frames // max(1, int(s[E_FRAMESKIP])))
         erng = env.rng.copy()
         self.last_sims = int(uct_search(self.nodes, self.vals, self.states, self.ctr, env.console.rom, self.fb, erng,

@@ -107,3 +107,23 @@ def test_weights_round_trip(tmp_path):
     wrong = SarsaAgent(OneHot(6), seed=0, game="pong")
     with pytest.raises(ValueError, match="corridor"):
         wrong.load(p)
+
+
+def test_lsh_weights_carry_their_probes(tmp_path):
+    from agents.features.lsh import LshFeatures
+
+    rng = np.random.default_rng(0)
+    obs = Observation(screen=(rng.integers(0, 128, (210, 160)) * 2).astype(np.uint8), ram=np.zeros(128, np.uint8),
+                      lives=0, frame=0)
+    a = SarsaAgent(LshFeatures(seed=1, n_probes=50, probe_bits=100), seed=0)
+    a.actions = [0, 1, 2]
+    a.begin_episode(obs)
+    a.step(1.0, obs)
+    a.end_episode(1.0)
+    a.save(tmp_path / "lsh.npz")
+    b = SarsaAgent(LshFeatures(seed=2, n_probes=50, probe_bits=100), seed=0)
+    b.load(tmp_path / "lsh.npz")
+    assert np.array_equal(b.features.active(obs), a.features.active(obs))
+    b.begin_episode(obs)
+    np.testing.assert_allclose(b.q_values(), a.q_values() * 0 + [float(a.w[i, a.features.active(obs)].sum())
+                                                                for i in range(3)])
