@@ -81,7 +81,24 @@ def python_uct_decision(ale, acts, sims, depth_steps, c=0.1, gamma=0.999, rng=No
     return best[7], frames
 
 
+def _ale(game):
+    import ale_py
+
+    from engine import roms
+
+    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
+    ale = ale_py.ALEInterface()
+    ale.setInt("random_seed", 0)
+    ale.setFloat("repeat_action_probability", 0.0)
+    ale.setInt("frame_skip", 5)
+    ale.loadROM(str(roms.rom_path(game)))
+    for _ in range(20):
+        ale.act(0)
+    return ale
+
+
 def bench_uct(args):
+    """Decisions alternate between the two implementations so both see the same machine load."""
     import engine
 
     from .search import UCTAgent
@@ -90,47 +107,38 @@ def bench_uct(args):
                      full_action_space=True, seed=0)
     for _ in range(20):
         env.act(0)
-    warm = UCTAgent(env, seed=0, simulations=4, depth_frames=20)
-    warm.decide()  # compile outside the timing
+    UCTAgent(env, seed=0, simulations=4, depth_frames=20).decide()  # compile outside the timing
     agent = UCTAgent(env, seed=0, simulations=args.sims, depth_frames=args.depth, reuse=False)
-    times, frames = [], []
+    ale = None
+    if not args.no_ale:
+        try:
+            ale = _ale(args.game)
+        except ImportError:
+            print("ale-py not installed: no comparison")
+    rng = np.random.default_rng(0)
+    ours_t, ours_f, their_t, their_f = [], [], [], []
     for _ in range(args.decisions):
         a = agent.decide()
-        times.append(agent.last_time)
-        frames.append(agent.last_frames)
+        ours_t.append(agent.last_time)
+        ours_f.append(agent.last_frames)
         env.act(a)
-    ours = float(np.median(times))
-    print(f"UCT {args.sims} sims x {args.depth} frames on {args.game} (18 actions, no reuse): "
-          f"ours {ours:.2f} s/decision, {np.median(frames) / ours:,.0f} emulated frames/s", flush=True)
-    if args.no_ale:
-        return
-    try:
-        import ale_py
-    except ImportError:
-        print("ale-py not installed: no comparison")
-        return
-    from engine import roms
-
-    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
-    ale = ale_py.ALEInterface()
-    ale.setInt("random_seed", 0)
-    ale.setFloat("repeat_action_probability", 0.0)
-    ale.setInt("frame_skip", 5)
-    ale.loadROM(str(roms.rom_path(args.game)))
-    for _ in range(20):
-        ale.act(0)
-    acts = list(ale.getLegalActionSet())
-    times, frames = [], []
-    for _ in range(args.decisions):
-        t = time.perf_counter()
-        a, f = python_uct_decision(ale, acts, args.sims, max(1, args.depth // 5))
-        times.append(time.perf_counter() - t)
-        frames.append(f)
-        ale.act(a)
-    theirs = float(np.median(times))
-    print(f"UCT plain Python over ale-py clone/restore: {theirs:.2f} s/decision, "
-          f"{np.median(frames) / theirs:,.0f} emulated frames/s", flush=True)
-    print(f"ratio ours/ale-py: {ours / theirs:.2f}x (goal <= 0.3x)")
+        if ale is not None:
+            t = time.perf_counter()
+            b, f = python_uct_decision(ale, list(ale.getLegalActionSet()), args.sims, max(1, args.depth // 5),
+                                       rng=rng)
+            their_t.append(time.perf_counter() - t)
+            their_f.append(f)
+            ale.act(b)
+    ours = float(np.median(ours_t))
+    print(f"UCT {args.sims} sims x {args.depth} frames on {args.game} (18 actions, no reuse), median of "
+          f"{args.decisions} decisions:")
+    print(f"  ours (compiled, snapshots in a matrix): {ours:7.2f} s/decision, "
+          f"{np.median(ours_f) / ours:8,.0f} emulated frames/s", flush=True)
+    if their_t:
+        theirs = float(np.median(their_t))
+        print(f"  plain Python over ale-py clone/restore: {theirs:7.2f} s/decision, "
+              f"{np.median(their_f) / theirs:8,.0f} emulated frames/s")
+        print(f"  ratio ours/ale-py: {ours / theirs:.2f}x (goal <= 0.3x)")
 
 
 def bench_sarsa(args):
