@@ -24,6 +24,7 @@ import numpy as np
 
 from engine import __version__ as ENGINE_VERSION
 from engine.env import Env
+from engine.layout import E_FRAMESKIP
 
 
 @dataclass
@@ -105,6 +106,11 @@ class BaseAgent:
     def end_episode(self, reward: float) -> None:
         pass
 
+    # Planning agents are handed the env at construction; the Runner tells every agent which env it drives
+    # so that spec-built agents (``make_agent``) and the app can attach late. Learners ignore it.
+    def attach(self, env) -> None:
+        pass
+
     def save(self, path) -> None:
         pass
 
@@ -147,8 +153,17 @@ class Runner:
 
     def episodes(self, agent: Agent, n: int, player: str | None = None) -> Iterator[EpisodeRecord]:
         agent.actions = self.env.action_set()
+        if hasattr(agent, "attach"):
+            agent.attach(self.env)
         for _ in range(n):
             yield self.run_episode(agent, player)
+
+    def frames_per_action(self, agent) -> int:
+        """The agent's decision period in frames: its ``frames_per_action`` when it sets one (the ALE 2013
+        Random baseline decides every frame while everyone else holds an action for 5), else the
+        protocol's frame skip."""
+        f = getattr(agent, "frames_per_action", None)
+        return int(f) if f else max(1, int(self.env.console.s[E_FRAMESKIP]))
 
     def run_episode(self, agent: Agent, player: str | None = None) -> EpisodeRecord:
         env, cfg = self.env, self.config
@@ -158,11 +173,13 @@ class Runner:
         t0 = time.perf_counter()
         trace: list[int] = []
         score = 0.0
+        fpa = self.frames_per_action(agent)
+        own_skip = fpa == int(env.console.s[E_FRAMESKIP])
         a = agent.begin_episode(self.observation())
         steps = 0
         while True:
             trace.append(a)
-            r = env.act(a)
+            r = env.act(a) if own_skip else env.act_frames(a, fpa)
             score += r
             steps += 1
             if env.game_over():
@@ -175,6 +192,6 @@ class Runner:
             md5=env.info.md5, mode=env.mode, difficulty=env.difficulty, protocol=cfg.protocol, seed=cfg.seed,
             score=score, frames=env.episode_frame_number, steps=steps,
             lives_lost=max(0, lives0 - env.lives()), wall_time=time.perf_counter() - t0, ended_by=ended,
-            frameskip=cfg.frameskip, repeat_action_probability=cfg.repeat_action_probability,
+            frameskip=fpa, repeat_action_probability=cfg.repeat_action_probability,
             max_frames=cfg.max_frames,
             actions=np.asarray(trace, dtype=np.uint8) if cfg.record_actions else None, start_state=start)

@@ -55,6 +55,10 @@ def _cmd_parity(args) -> int:
 
 
 def _cmd_bench(args) -> int:
+    if args.agents:
+        from agents.bench import main as agents_bench
+
+        return agents_bench(args.agent_args)
     if args.app:
         from app.bench_app import main as app_bench
 
@@ -121,6 +125,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--seconds", type=float, default=60.0, help="(--app) how long to run")
     b.add_argument("--no-cold", action="store_true", help="(--app) skip the cold-start measurement")
     b.add_argument("--json", action="store_true")
+    b.add_argument("--agents", action="store_true", help="UCT decision time vs ale-py, SARSA steps/s")
+    b.add_argument("agent_args", nargs="*", help="(--agents) options for agents.bench, after `--`")
     b.set_defaults(func=_cmd_bench)
 
     for name, (_, _, what) in DELEGATED.items():

@@ -1,0 +1,421 @@
+"""Planning with the emulator as a perfect model (ALE 2013 §3.2, Appendices B-C): UCT and breadth-first
+search, both compiled end to end over compiled snapshots.
+
+A snapshot is a row of a preallocated int64 matrix (the machine state ``env.console.s`` is one int64
+array); the tree is a set of flat arrays indexed by node id, children of a node contiguous. Search runs on
+scratch copies of the frame buffers and the environment RNG, so the env the Runner plays is never touched.
+One search step is one ``ale_core.act`` with the env's own frame skip (the protocol's frames per action).
+
+Duplicate pruning: when a node is expanded, an action whose resulting RAM equals an earlier sibling's is
+dropped (it is recorded in that sibling's action mask, so root statistics can show it).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from engine import ale_core
+from engine.env import paddle_delta
+from engine.layout import E_FRAME, E_FRAMESKIP, N_STATE, RAM0
+
+from ._nb import njit
+from .base import BaseAgent, Observation
+
+# node table columns
+N_PARENT, N_ACTION, N_FIRST, N_COUNT, N_VISITS, N_DEPTH, N_TERMINAL, N_MASK = range(8)
+N_COLS = 8
+UNEXPANDED = -1
+# value table columns
+V_SUM, V_REWARD, V_VALUE = range(3)
+V_COLS = 3
+# counters
+C_NODES, C_RNG, C_FRAMES, C_FULL = range(4)
+N_CTR = 4
+
+PLAYER_B_NOOP = ale_core.PLAYER_B_NOOP
+DELTA = paddle_delta(1.0)
+
+
+@njit(cache=True, nogil=True)
+def _rand(ctr):
+    # xorshift64*: a compiled, seedable stream independent of numba's global RNG
+    x = np.uint64(ctr[C_RNG])
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    ctr[C_RNG] = np.int64(x)
+    return np.int64((x * np.uint64(2685821657736338717)) >> np.uint64(33))
+
+
+@njit(cache=True, nogil=True)
+def _step(s, rom, fb, erng, action, ctr):
+    f0 = s[E_FRAME]
+    r = ale_core.act(s, rom, fb, erng, action, PLAYER_B_NOOP, DELTA, 0, 0)
+    ctr[C_FRAMES] += s[E_FRAME] - f0
+    return r
+
+
+@njit(cache=True, nogil=True)
+def init_root(nodes, vals, states, ctr, s):
+    states[0, :] = s
+    nodes[0, N_PARENT] = -1
+    nodes[0, N_ACTION] = -1
+    nodes[0, N_FIRST] = -1
+    nodes[0, N_COUNT] = UNEXPANDED
+    nodes[0, N_VISITS] = 0
+    nodes[0, N_DEPTH] = 0
+    nodes[0, N_TERMINAL] = 1 if ale_core.is_terminal(s) else 0
+    nodes[0, N_MASK] = 0
+    vals[0, :] = 0.0
+    ctr[C_NODES] = 1
+    ctr[C_FULL] = 0
+
+
+@njit(cache=True, nogil=True)
+def _expand(n, src, nodes, vals, states, ctr, rom, fb, erng, acts, tmp, rams):
+    """Children of node n (state ``src``), RAM duplicates pruned. Child states go to their rows, or to
+    ``tmp`` beyond the state matrix (BFS replays those later). False when the node table is full."""
+    na = acts.shape[0]
+    max_rows = states.shape[0]
+    first = ctr[C_NODES]
+    if first + na > nodes.shape[0]:
+        ctr[C_FULL] = 1
+        return False
+    k = 0
+    for i in range(na):
+        c = first + k
+        dst = states[c] if c < max_rows else tmp
+        dst[:] = src
+        r = _step(dst, rom, fb, erng, acts[i], ctr)
+        dup = -1
+        for j in range(k):
+            same = True
+            for b in range(128):
+                if rams[j, b] != dst[RAM0 + b]:
+                    same = False
+                    break
+            if same:
+                dup = first + j
+                break
+        if dup >= 0:
+            nodes[dup, N_MASK] |= 1 << i
+            continue
+        rams[k, :] = dst[RAM0:RAM0 + 128]
+        nodes[c, N_PARENT] = n
+        nodes[c, N_ACTION] = i
+        nodes[c, N_FIRST] = -1
+        nodes[c, N_COUNT] = UNEXPANDED
+        nodes[c, N_VISITS] = 0
+        nodes[c, N_DEPTH] = nodes[n, N_DEPTH] + 1
+        nodes[c, N_TERMINAL] = 1 if ale_core.is_terminal(dst) else 0
+        nodes[c, N_MASK] = 1 << i
+        vals[c, V_SUM] = 0.0
+        vals[c, V_REWARD] = r
+        vals[c, V_VALUE] = 0.0
+        k += 1
+    nodes[n, N_FIRST] = first
+    nodes[n, N_COUNT] = k
+    ctr[C_NODES] = first + k
+    return True
+
+
+@njit(cache=True, nogil=True)
+def uct_search(nodes, vals, states, ctr, rom, fb, erng, acts, target_visits, max_steps, c_explore, gamma, work,
+               rams):
+    """Simulate from node 0 until it has ``target_visits`` visits (paper App. B). Returns simulations run."""
+    na = acts.shape[0]
+    sims = 0
+    while nodes[0, N_VISITS] < target_visits:
+        n = 0
+        leaf = -1
+        while True:
+            if nodes[n, N_TERMINAL] or nodes[n, N_DEPTH] >= max_steps:
+                leaf = n
+                break
+            if nodes[n, N_COUNT] == UNEXPANDED:
+                if not _expand(n, states[n], nodes, vals, states, ctr, rom, fb, erng, acts, work, rams):
+                    leaf = n
+                    break
+            first = nodes[n, N_FIRST]
+            cnt = nodes[n, N_COUNT]
+            best = -1
+            best_score = -np.inf
+            log_n = math.log(max(1, nodes[n, N_VISITS]))
+            for ci in range(first, first + cnt):
+                v = nodes[ci, N_VISITS]
+                if v == 0:
+                    best = ci
+                    break
+                score = vals[ci, V_SUM] / v + c_explore * math.sqrt(log_n / v)
+                if score > best_score:
+                    best_score = score
+                    best = ci
+            if nodes[best, N_VISITS] == 0:
+                leaf = best
+                break
+            n = best
+        # random rollout to the horizon m (frames) from the leaf
+        g = 0.0
+        if not nodes[leaf, N_TERMINAL] and nodes[leaf, N_DEPTH] < max_steps:
+            work[:] = states[leaf]
+            disc = 1.0
+            for _ in range(max_steps - nodes[leaf, N_DEPTH]):
+                r = _step(work, rom, fb, erng, acts[_rand(ctr) % na], ctr)
+                g += disc * r
+                disc *= gamma
+                if ale_core.is_terminal(work):
+                    break
+        # back up: a node's sum holds returns counted from the transition into it
+        node = leaf
+        ret = vals[leaf, V_REWARD] + gamma * g if leaf != 0 else g
+        while True:
+            nodes[node, N_VISITS] += 1
+            vals[node, V_SUM] += ret
+            if node == 0:
+                break
+            node = nodes[node, N_PARENT]
+            ret = (vals[node, V_REWARD] if node != 0 else 0.0) + gamma * ret
+        sims += 1
+    return sims
+
+
+@njit(cache=True, nogil=True)
+def reroot(nodes, vals, states, ctr, new_root):
+    """Keep only ``new_root``'s subtree, renumbered in creation order (parents precede children, so every
+    node moves down or stays and children stay contiguous). Returns the new node count."""
+    total = ctr[C_NODES]
+    remap = np.full(total, -1, np.int64)
+    d0 = nodes[new_root, N_DEPTH]
+    m = 0
+    for i in range(new_root, total):
+        if i == new_root or (nodes[i, N_PARENT] >= 0 and remap[nodes[i, N_PARENT]] >= 0):
+            remap[i] = m
+            if m != i:
+                nodes[m, :] = nodes[i, :]
+                vals[m, :] = vals[i, :]
+                states[m, :] = states[i, :]
+            m += 1
+    for j in range(m):
+        p = nodes[j, N_PARENT]
+        nodes[j, N_PARENT] = -1 if j == 0 else remap[p]
+        if nodes[j, N_COUNT] > 0:
+            nodes[j, N_FIRST] = remap[nodes[j, N_FIRST]]
+        nodes[j, N_DEPTH] -= d0
+    vals[0, V_REWARD] = 0.0
+    ctr[C_NODES] = m
+    ctr[C_FULL] = 0
+    return m
+
+
+@njit(cache=True, nogil=True)
+def bfs_search(nodes, vals, states, ctr, rom, fb, erng, acts, budget_frames, gamma, work, tmp, path, rams):
+    """Expand nodes in breadth-first order while the emulated-frame budget allows a full expansion,
+    then back values up: V(n) = r(n) + γ max_children V. Returns the number of nodes."""
+    na = acts.shape[0]
+    max_rows = states.shape[0]
+    fskip = states[0, E_FRAMESKIP]
+    q = 0
+    while q < ctr[C_NODES]:
+        if ctr[C_FRAMES] + na * fskip > budget_frames:
+            break
+        if not nodes[q, N_TERMINAL]:
+            if q < max_rows:
+                src = states[q]
+            else:
+                # replay from the nearest stored ancestor (paths are short: BFS stays shallow)
+                k = 0
+                a = q
+                while a >= max_rows:
+                    path[k] = acts[nodes[a, N_ACTION]]
+                    k += 1
+                    a = nodes[a, N_PARENT]
+                work[:] = states[a]
+                for i in range(k - 1, -1, -1):
+                    _step(work, rom, fb, erng, path[i], ctr)
+                src = work
+            if not _expand(q, src, nodes, vals, states, ctr, rom, fb, erng, acts, tmp, rams):
+                break
+        q += 1
+    for n in range(ctr[C_NODES] - 1, -1, -1):
+        best = 0.0
+        if nodes[n, N_COUNT] > 0:
+            best = -np.inf
+            for ci in range(nodes[n, N_FIRST], nodes[n, N_FIRST] + nodes[n, N_COUNT]):
+                if vals[ci, V_VALUE] > best:
+                    best = vals[ci, V_VALUE]
+        vals[n, V_VALUE] = (vals[n, V_REWARD] if n != 0 else 0.0) + gamma * best
+    return ctr[C_NODES]
+
+
+class _Planner(BaseAgent):
+    """Shared plumbing: scratch buffers, the env handle, per-action root statistics."""
+
+    def __init__(self, env, seed: int = 0, gamma: float = 0.999):
+        super().__init__(seed)
+        self.env = env
+        self.gamma = float(gamma)
+        self.actions = env.action_set()
+        self.ctr = np.zeros(N_CTR, np.int64)
+        self.ctr[C_RNG] = np.int64(np.random.default_rng(seed).integers(1, 2 ** 62))
+        self.fb = env.console.fb.copy()
+        self.work = np.zeros(N_STATE, np.int64)
+        self.tmp = np.zeros(N_STATE, np.int64)
+        self.rams = np.zeros((max(1, len(self.actions)), 128), np.int64)
+        self.last_frames = 0
+        self.last_time = 0.0
+
+    def attach(self, env) -> None:
+        if env is not self.env:
+            self.env = env
+            self.fb = env.console.fb.copy()
+            self._drop_tree()
+
+    def _drop_tree(self) -> None:
+        pass
+
+    def _acts(self) -> np.ndarray:
+        if self.rams.shape[0] < len(self.actions):  # the Runner may hand over a larger action set
+            self.rams = np.zeros((len(self.actions), 128), np.int64)
+        if self.nodes.shape[0] < len(self.actions) + 1:
+            raise ValueError(f"node table ({self.nodes.shape[0]}) too small for {len(self.actions)} actions")
+        return np.asarray(self.actions, np.int64)
+
+    def _root_children(self):
+        n0 = self.nodes[0]
+        if n0[N_COUNT] <= 0:
+            return []
+        return list(range(int(n0[N_FIRST]), int(n0[N_FIRST] + n0[N_COUNT])))
+
+    def root_stats(self) -> dict:
+        """Per action of ``self.actions``: ``visits``, ``value`` (mean return, or BFS backed-up value) and
+        ``same_as`` (index of the action whose child it duplicates, or its own index)."""
+        na = len(self.actions)
+        visits = np.zeros(na, np.int64)
+        value = np.full(na, np.nan)
+        same = np.arange(na)
+        for c in self._root_children():
+            mask, i = int(self.nodes[c, N_MASK]), int(self.nodes[c, N_ACTION])
+            v = int(self.nodes[c, N_VISITS])
+            val = self._child_value(c)
+            for j in range(na):
+                if mask >> j & 1:
+                    visits[j], value[j], same[j] = v, val, i
+        return {"actions": list(self.actions), "visits": visits, "value": value, "same_as": same}
+
+    def _child_value(self, c) -> float:
+        raise NotImplementedError
+
+    def begin_episode(self, obs: Observation) -> int:
+        self._drop_tree()
+        return self.decide()
+
+    def step(self, reward: float, obs: Observation) -> int:
+        return self.decide()
+
+
+class UCTAgent(_Planner):
+    """UCT (Kocsis & Szepesvári 2006) as in ALE 2013: k simulations, m-frame horizon, UCB1 with c = 0.1,
+    random rollouts, RAM-duplicate pruning, subtree reuse, most-visited root action."""
+
+    name = "uct"
+
+    def __init__(self, env, seed: int = 0, simulations: int = 500, depth_frames: int = 300,
+                 exploration: float = 0.1, gamma: float = 0.999, reuse: bool = True, max_nodes: int = 16384,
+                 budget: int | None = None, depth: int | None = None):
+        super().__init__(env, seed, gamma)
+        self.simulations = int(budget if budget is not None else simulations)
+        self.depth_frames = int(depth if depth is not None else depth_frames)
+        self.exploration = float(exploration)
+        self.reuse = bool(reuse)
+        cap = min(int(max_nodes), self.simulations * max(1, len(self.actions)) + 1)
+        self.nodes = np.zeros((cap, N_COLS), np.int64)
+        self.vals = np.zeros((cap, V_COLS), np.float64)
+        self.states = np.zeros((cap, N_STATE), np.int64)
+        self._has_tree = False
+        self._chosen = -1
+        self.last_sims = 0
+        self.reused = 0
+
+    def _drop_tree(self) -> None:
+        self._has_tree = False
+        self._chosen = -1
+
+    def _child_value(self, c) -> float:
+        v = self.nodes[c, N_VISITS]
+        return float(self.vals[c, V_SUM] / v) if v else float("nan")
+
+    def decide(self) -> int:
+        import time
+
+        env = self.env
+        s = env.console.s
+        t0 = time.perf_counter()
+        self.ctr[C_FRAMES] = 0
+        self.fb[:] = env.console.fb  # the search runs on a copy of everything the machine may read
+        if (self.reuse and self._has_tree and self._chosen > 0
+                and np.array_equal(self.states[self._chosen], s)):
+            reroot(self.nodes, self.vals, self.states, self.ctr, self._chosen)
+            self.reused += 1
+        else:
+            init_root(self.nodes, self.vals, self.states, self.ctr, s)
+        self._has_tree = True
+        steps = max(1, self.depth_frames // max(1, int(s[E_FRAMESKIP])))
+        erng = env.rng.copy()
+        self.last_sims = int(uct_search(self.nodes, self.vals, self.states, self.ctr, env.console.rom, self.fb, erng,
+                                        self._acts(), self.simulations, steps, self.exploration, self.gamma,
+                                        self.work, self.rams))
+        kids = self._root_children()
+        if not kids:
+            self._chosen = -1
+            a = int(self.rng.integers(len(self.actions)))
+        else:
+            # most visits; ties to the better mean, then the earlier action
+            best = max(kids, key=lambda c: (self.nodes[c, N_VISITS], self._child_value(c), -c))
+            self._chosen = best
+            a = int(self.nodes[best, N_ACTION])
+        self.last_frames = int(self.ctr[C_FRAMES])
+        self.last_time = time.perf_counter() - t0
+        return int(self.actions[a])
+
+
+class BFSAgent(_Planner):
+    """Breadth-first search to a per-decision budget of emulated frames (paper: 133 000), values backed
+    up as reward + γ·max over children; the root action with the best value (ties broken at random)."""
+
+    name = "bfs"
+
+    def __init__(self, env, seed: int = 0, frames: int = 133_000, gamma: float = 0.999, max_rows: int = 4096,
+                 budget: int | None = None, depth: int | None = None):
+        super().__init__(env, seed, gamma)
+        self.frames = int(budget if budget is not None else frames)
+        fskip = max(1, int(env.console.s[E_FRAMESKIP]))
+        cap = self.frames // fskip + len(self.actions) + 1
+        self.nodes = np.zeros((cap, N_COLS), np.int64)
+        self.vals = np.zeros((cap, V_COLS), np.float64)
+        self.states = np.zeros((min(cap, int(max_rows)), N_STATE), np.int64)
+        self.path = np.zeros(cap, np.int64)
+
+    def _child_value(self, c) -> float:
+        return float(self.vals[c, V_VALUE])
+
+    def decide(self) -> int:
+        import time
+
+        env = self.env
+        t0 = time.perf_counter()
+        self.ctr[C_FRAMES] = 0
+        self.fb[:] = env.console.fb
+        init_root(self.nodes, self.vals, self.states, self.ctr, env.console.s)
+        bfs_search(self.nodes, self.vals, self.states, self.ctr, env.console.rom, self.fb, env.rng.copy(),
+                   self._acts(), self.frames, self.gamma, self.work, self.tmp, self.path, self.rams)
+        kids = self._root_children()
+        if not kids:
+            a = int(self.rng.integers(len(self.actions)))
+        else:
+            v = np.array([self.vals[c, V_VALUE] for c in kids])
+            top = [kids[i] for i in np.flatnonzero(v == v.max())]
+            a = int(self.nodes[top[int(self.rng.integers(len(top)))], N_ACTION])
+        self.last_frames = int(self.ctr[C_FRAMES])
+        self.last_time = time.perf_counter() - t0
+        return int(self.actions[a])

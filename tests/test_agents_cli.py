@@ -1,0 +1,35 @@
+"""`arcade-lab run`: scores printed, clear exit-2 errors, SARSA weights saved and loaded on a real game."""
+from __future__ import annotations
+
+from agents.cli import run_main
+
+
+def test_unknown_agent_and_game(capsys, ale_roms):
+    assert run_main(["nope", "pong"]) == 2
+    assert "unknown agent" in capsys.readouterr().err
+    assert run_main(["random", "no_such_game_xyz"]) == 2
+    assert "no_such_game_xyz" in capsys.readouterr().err
+
+
+def test_const_episode(capsys, ale_roms):
+    assert run_main(["const:0", "pong", "--frames-cap", "300"]) == 0
+    out = capsys.readouterr().out
+    assert "episode     1" in out and "frames    300" in out and "const:0 on pong" in out
+
+
+def test_sarsa_train_save_load(tmp_path, capsys, ale_roms):
+    w = tmp_path / "w.npz"
+    assert run_main(["sarsa:basic", "pong", "--train", "1", "--episodes", "1", "--frames-cap", "150",
+                     "--samples", "20", "--save", str(w)]) == 0
+    assert w.exists()
+    assert run_main(["sarsa:basic", "pong", "--episodes", "1", "--frames-cap", "150", "--samples", "20",
+                     "--load", str(w)]) == 0
+    assert run_main(["sarsa:ram", "pong", "--load", str(w), "--frames-cap", "50"]) == 2
+    assert "basic" in capsys.readouterr().err
+
+
+def test_uct_and_bfs_run(capsys, ale_roms):
+    assert run_main(["uct", "boxing", "--budget", "4", "--depth", "20", "--frames-cap", "50"]) == 0
+    assert run_main(["bfs", "boxing", "--budget", "200", "--frames-cap", "50"]) == 0
+    out = capsys.readouterr().out
+    assert "uct on boxing" in out and "bfs on boxing" in out

@@ -1,0 +1,121 @@
+"""UCT and BFS over the real emulator: env left intact, BFS values equal a brute-force search through the
+public clone/restore API, UCT plays better than Random and is deterministic for a seed."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents.base import RunConfig, Runner
+
+
+@pytest.fixture(scope="module")
+def boxing(ale_roms):
+    import engine
+
+    env = engine.Env("boxing", frameskip=5, repeat_action_probability=0.0, max_num_frames_per_episode=18_000,
+                     seed=0)
+    for _ in range(30):
+        env.act(0)
+    return env
+
+
+def _snapshot(env):
+    return env.console.s.copy(), env.rng.copy(), env.console.fb.copy(), env.screen().copy()
+
+
+def test_search_leaves_env_intact(boxing):
+    from agents.search import BFSAgent, UCTAgent
+
+    before = _snapshot(boxing)
+    for agent in (UCTAgent(boxing, seed=0, simulations=20, depth_frames=50), BFSAgent(boxing, seed=0, frames=600)):
+        agent.decide()
+        after = _snapshot(boxing)
+        for x, y in zip(before, after):
+            assert np.array_equal(x, y), agent.name
+
+
+def _brute(env, acts, depth, gamma):
+    """max over action sequences of discounted reward, via env.clone_state / restore_state."""
+    if depth == 0 or env.game_over():
+        return 0.0
+    st = env.clone_state(include_rng=True)
+    best = -np.inf
+    for a in acts:
+        env.restore_state(st)
+        r = env.act(a)
+        best = max(best, r + gamma * _brute(env, acts, depth - 1, gamma))
+    env.restore_state(st)
+    return best
+
+
+def test_bfs_values_match_brute_force(boxing):
+    from agents.search import BFSAgent
+
+    acts = boxing.action_set()
+    na = len(acts)
+    # budget for exactly two full levels; duplicate pruning only removes equal-RAM siblings, so the
+    # backed-up root values must equal the exhaustive two-step maximum
+    probe = BFSAgent(boxing, seed=0, frames=5 * na)
+    probe.decide()
+    k = len(probe._root_children())
+    agent = BFSAgent(boxing, seed=0, frames=5 * (na + k * na))
+    agent.decide()
+    stats = agent.root_stats()
+    st = boxing.clone_state(include_rng=True)
+    for i, a in enumerate(acts):
+        boxing.restore_state(st)
+        r = boxing.act(a)
+        ref = r + agent.gamma * _brute(boxing, acts, 1, agent.gamma)
+        boxing.restore_state(st)
+        assert stats["value"][i] == pytest.approx(ref), (i, a)
+
+
+def test_uct_finds_rewarding_first_action(ale_roms):
+    """At states where the first action matters within two steps (some score at once, others cannot),
+    UCT's chosen action is one whose exhaustive two-step value is the best."""
+    import engine
+    from agents.search import UCTAgent
+
+    env = engine.Env("boxing", frameskip=5, repeat_action_probability=0.0, seed=0)
+    acts = env.action_set()
+    rng = np.random.default_rng(0)
+    checked = 0
+    for _ in range(300):
+        env.act(int(acts[rng.integers(len(acts))]))
+        st = env.clone_state(include_rng=True)
+        vals = []
+        for a in acts:
+            env.restore_state(st)
+            r = env.act(a)
+            vals.append(r + 0.999 * _brute(env, acts, 1, 0.999))
+        env.restore_state(st)
+        vals = np.array(vals)
+        if vals.max() <= 0 or vals.max() == vals.min():
+            continue
+        agent = UCTAgent(env, seed=0, simulations=300, depth_frames=10)
+        a = agent.decide()
+        assert vals[acts.index(a)] == vals.max(), (vals, a)
+        checked += 1
+        if checked == 2:
+            break
+    assert checked == 2
+
+
+def _play(agent_spec, seed, frames=600, **params):
+    import engine
+    from agents import make_agent
+
+    env = engine.Env("boxing", frameskip=5, repeat_action_probability=0.0, max_num_frames_per_episode=frames,
+                     seed=seed)
+    agent = make_agent(agent_spec, env, seed=seed, **params)
+    run = Runner(RunConfig(game="boxing", protocol="ale2013", frameskip=5, max_frames=frames, seed=seed), env)
+    return next(run.episodes(agent, 1))
+
+
+def test_uct_beats_random_and_is_deterministic():
+    uct = _play("uct", 0, simulations=16, depth_frames=60)
+    uct2 = _play("uct", 0, simulations=16, depth_frames=60)
+    rnd = [_play("random", s).score for s in range(2)]
+    assert np.array_equal(uct.actions, uct2.actions) and uct.score == uct2.score
+    assert uct.score > max(rnd), (uct.score, rnd)
+    assert uct.frames == 600 and uct.steps == 120
