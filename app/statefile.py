@@ -78,7 +78,7 @@ class SaveState:
 
     @property
     def md5(self) -> str:
-        return self.header["rom_md5"]
+        return self.state.md5
 
     @property
     def label(self) -> str:
