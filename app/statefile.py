@@ -30,6 +30,7 @@ import numpy as np
 
 from engine import __version__ as ENGINE_VERSION
 from engine.console import State, StateError
+from engine.png import png_bytes  # noqa: F401 (re-exported: the panel and tests use it from here)
 
 MAGIC = b"ALSAVE\r\n"
 FORMAT_VERSION = 1
@@ -49,20 +50,6 @@ def data_dir() -> Path:
     from platformdirs import user_data_dir
 
     return Path(user_data_dir("arcade-lab", appauthor=False))
-
-
-# -- PNG without Qt (the format must stay usable headless) ----------------------------------------------
-def png_bytes(rgb: np.ndarray) -> bytes:
-    """An 8-bit RGB PNG of an (H, W, 3) uint8 image."""
-    rgb = np.ascontiguousarray(rgb, dtype=np.uint8)
-    h, w, _ = rgb.shape
-    raw = np.concatenate([np.zeros((h, 1), np.uint8), rgb.reshape(h, w * 3)], axis=1).tobytes()
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b""))
 
 
 # -- one file --------------------------------------------------------------------------------------------
