@@ -56,8 +56,11 @@ class InputFrame:
 class PlaySession:
     """One console in free play."""
 
-    def __init__(self, rom, *, mode: int | None = None, difficulty: int = 0, seed: int = 0):
-        self.env = Env(rom, mode=mode, repeat_action_probability=0.0, seed=seed)
+    locks: tuple[str, ...] = ()   # what the window must refuse while this session runs (see recording)
+    recording = False
+
+    def __init__(self, rom, *, mode: int | None = None, difficulty: int = 0, seed: int = 0, env: Env | None = None):
+        self.env = env if env is not None else Env(rom, mode=mode, repeat_action_probability=0.0, seed=seed)
         if mode is not None:
             self.env.reset()
         if difficulty in self.env.available_difficulties():
@@ -169,7 +172,7 @@ class PlaySession:
         return Snapshot(self.s.copy(), self.env.rng.copy(), self.console.fb[:2, :h].copy(), self.color,
                         self._prev_reset)
 
-    def restore(self, snap: "Snapshot") -> None:
+    def restore(self, snap: "Snapshot", branch: bool = True) -> None:
         if snap.state.shape != self.s.shape:
             raise ValueError("snapshot of another machine layout")
         self.s[:] = snap.state
@@ -183,6 +186,9 @@ class PlaySession:
         self.color = snap.color
         self._prev_reset = snap.prev_reset
         self.audio_resync()
+
+    def branch(self) -> None:
+        """Play continues from a restored snapshot (nothing to do in free play; recorders start anew)."""
 
     def audio_resync(self) -> None:
         """After a pause or a state load: take the TIA's current registers, drop logged writes."""

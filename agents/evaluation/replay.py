@@ -82,7 +82,7 @@ def replay_episode(rec: EpisodeRecord, settings: dict | None = None, on_step=Non
             or int(s[E_STICKY_THRESH]) != sticky_threshold(preset.repeat_action_probability)
             or int(s[E_MAXFRAMES]) != preset.max_frames):
         problems.append("start state settings (frame skip, sticky actions, frame cap) differ from the record's")
-    if int(s[E_EPFRAME]) != 0:
+    if int(s[E_EPFRAME]) != 0 and not (rec.extra or {}).get("branched"):
         problems.append("start state is not at the start of an episode")
     if env.mode != rec.mode or env.difficulty != rec.difficulty:
         problems.append(f"start state is mode {env.mode}/difficulty {env.difficulty}, "
