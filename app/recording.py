@@ -187,3 +187,65 @@ class RecordedSession(PlaySession):
         super().restore(snap)
         if branch:
             self.branch()
+
+
+class ReplaySession(PlaySession):
+    """Watch a recorded episode in the game view: the trace drives the env through the same
+    :class:`EpisodeDriver` that recorded it; the worker's speed setting applies; :meth:`seek` jumps."""
+
+    def __init__(self, rec, settings: dict | None = None):
+        from agents.evaluation.replay import env_for, preset_of
+        from engine.console import State
+
+        self.rec = rec
+        self.preset = preset_of(rec, settings)
+        env = env_for(rec, self.preset)
+        self.start = State.from_bytes(rec.start_state)
+        super().__init__(rec.game, env=env)
+        self.actions = np.asarray(rec.actions, dtype=np.int64)
+        self.pads = None if rec.paddles is None else np.asarray(rec.paddles, dtype=np.float32)
+        self.events: deque[str] = deque(maxlen=20)
+        self.driver: EpisodeDriver | None = None
+        self.locks = ("states", "rewind", "switches", "mode")  # watching, not playing
+        self.seek(0)
+
+    @property
+    def position(self) -> int:
+        return self.driver.steps
+
+    @property
+    def length(self) -> int:
+        return len(self.actions)
+
+    @property
+    def score(self) -> int:
+        return int(self.driver.score)
+
+    @property
+    def game_over(self) -> bool:
+        return self.position >= self.length
+
+    def _one(self) -> None:
+        i = self.driver.steps
+        self.driver.step(int(self.actions[i]), float(self.pads[i]) if self.pads is not None else 1.0)
+
+    def seek(self, step: int) -> None:
+        """Go to decision ``step`` (re-simulated from the start state: exact, and fast headless)."""
+        step = max(0, min(int(step), self.length))
+        if getattr(self, "driver", None) is None or step < self.driver.steps:
+            self.env.restore_state(self.start)
+            self.driver = EpisodeDriver(self.env, self.preset)
+            self.driver.begin()
+        while self.driver.steps < step and not self.driver.done:
+            self._one()
+        self.audio_resync()
+
+    def step(self, inp: InputFrame, *, audio: bool = False, draw: bool = True) -> int:
+        if self.game_over or self.driver.done:
+            return 0
+        self.s[AUD_ON] = 1 if audio else 0
+        self._one()
+        self.frames += 1
+        if self.game_over:
+            self.events.append(f"Replay finished: score {self.driver.score:g} (recorded {self.rec.score:g})")
+        return int(sound.synth_frame(self.s, self.console.fb, self.voices, self.audio_buf)) if audio else 0

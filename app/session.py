@@ -47,6 +47,7 @@ class InputFrame:
     select: bool = False      # console SELECT switch held
     paddle: float | None = None  # absolute paddle position in [0, 1] (mouse); None: keys move it
     paddle_speed: float = 1.0
+    rewind: bool = False      # the rewind key is held (the worker runs time backwards)
 
     @property
     def action(self) -> int:
