@@ -74,8 +74,7 @@ class MainWindow(QMainWindow):
         self.sessions.verify_requested.connect(self.verify_session)
         self.sessions.replay_requested.connect(self.replay_episode)
         self.sessions.refresh()
-        self.worker.notice.connect(lambda m: self.statusBar().showMessage(m, 3000),
-                                   Qt.ConnectionType.QueuedConnection)
+        self.worker.notice.connect(self._on_notice, Qt.ConnectionType.QueuedConnection)
         self.input.refused.connect(self.refuse)
         self._build_status()
         self._build_menus()
@@ -314,6 +313,11 @@ class MainWindow(QMainWindow):
                     lines.append(f"Lives {sess.lives}")
                 self.view.overlay_lines = lines
 
+    def _on_notice(self, msg: str) -> None:
+        self.statusBar().showMessage(msg, 3000)
+        if msg.startswith("State saved"):
+            self.snapshots.refresh()  # the file exists now (written on the emulator thread)
+
     def _on_error(self, msg: str) -> None:
         self.last_error = msg
         self.statusBar().showMessage(msg.split("\n")[0], 10000)
@@ -410,7 +414,6 @@ class MainWindow(QMainWindow):
             self.worker.notice.emit(f"State saved to slot {slot} ({path.name})")
 
         self.worker.call(save)
-        QTimer.singleShot(300, self.snapshots.refresh)
 
     def load_state(self, slot: int | None = None) -> bool:
         if self.session is None or self.locked("states", "loading states"):

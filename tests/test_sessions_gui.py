@@ -87,7 +87,7 @@ def test_free_play_save_load_and_rewind(window, qtbot, tmp_path):
     qtbot.wait(100)
     assert window.load_state(2)
     qtbot.waitUntil(lambda: window.session.frame_number == saved, timeout=5000)
-    assert window.snapshots.list.count() == 1
+    qtbot.waitUntil(lambda: window.snapshots.list.count() == 1, timeout=5000)
     # another game's state is refused with a message; the game keeps running
     pong_md5 = window.session.info.md5
     assert window.open_game("breakout")
