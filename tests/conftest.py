@@ -42,5 +42,4 @@ requires_ale = pytest.mark.skipif(not have_ale(), reason="ale-py (the oracle) is
 @pytest.fixture(autouse=True)
 def _private_data_dir(tmp_path_factory, monkeypatch):
     """Score database and save states of every test live in a temporary folder, never the user's."""
-    if "ARCADE_LAB_DATA" not in os.environ or os.environ["ARCADE_LAB_DATA"].startswith(str(tmp_path_factory.getbasetemp())):
-        monkeypatch.setenv("ARCADE_LAB_DATA", str(tmp_path_factory.mktemp("data")))
+    monkeypatch.setenv("ARCADE_LAB_DATA", str(tmp_path_factory.mktemp("data")))

@@ -37,6 +37,8 @@ def _play(game, *, sticky=0.0, max_frames=500, horizon=0, seed=5, act_seed=1):
 def test_replay_confirms_score_and_length(game, sticky, tmp_path):
     rec, p = _play(game, sticky=sticky)
     assert rec.ended_by == "truncated" and rec.frames == 500
+    if game in ("pong", "ms_pacman"):
+        assert rec.score != 0            # a trace that actually scores (pong: -2, ms_pacman: 70)
     st = Store(tmp_path / "s.db")
     sid = st.new_session("human:test", game, rec.md5, p.key, rec.mode, rec.difficulty, p.settings())
     eid = st.add_episode(rec, session_id=sid)
