@@ -10,18 +10,18 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QKeySeque
 from .session import InputFrame
 
 # Held controls (pressed while the key is down) and toggles (flip on press).
-HELD = ("up", "down", "left", "right", "fire", "reset", "select")
+HELD = ("up", "down", "left", "right", "fire", "reset", "select", "rewind")
 TOGGLES = ("color", "difficulty_left", "difficulty_right")
 LABELS = {
     "up": "Joystick up", "down": "Joystick down", "left": "Joystick left / paddle left",
     "right": "Joystick right / paddle right", "fire": "Fire button", "reset": "Console RESET (hold)",
-    "select": "Console SELECT (hold)", "color": "Colour / black & white", "difficulty_left":
+    "select": "Console SELECT (hold)", "rewind": "Rewind (hold)", "color": "Colour / black & white", "difficulty_left":
     "Left difficulty A/B", "difficulty_right": "Right difficulty A/B",
 }
 DEFAULT_KEYS: dict[str, list[str]] = {
     "up": ["Up", "W"], "down": ["Down", "S"], "left": ["Left", "A"], "right": ["Right", "D"],
     "fire": ["Space"], "select": ["F1"], "reset": ["F2"], "color": ["F3"], "difficulty_left": ["F4"],
-    "difficulty_right": ["F6"],
+    "difficulty_right": ["F6"], "rewind": ["Backspace"],
 }
 
 
@@ -80,6 +80,7 @@ class InputState(QObject):
     """What the player holds right now; the emulator thread samples it once per frame."""
 
     toggled = Signal(str, bool)   # control, new state (for the status bar)
+    refused = Signal(str)         # a locked control was pressed (a scored session is running)
 
     def __init__(self, keymap: KeyMap | None = None):
         super().__init__()
@@ -91,6 +92,7 @@ class InputState(QObject):
         self.paddle: float | None = None
         self.pad_held: set[str] = set()   # controls held on a gamepad
         self.switches_locked = False
+        self.rewind_locked = False
 
     def key_press(self, code: int, auto_repeat: bool = False) -> bool:
         if auto_repeat:
@@ -100,6 +102,7 @@ class InputState(QObject):
             return False
         if control in TOGGLES:
             if self.switches_locked:
+                self.refused.emit("switches")
                 return True
             if control == "color":
                 self.color = not self.color
@@ -110,6 +113,10 @@ class InputState(QObject):
                 self.toggled.emit(control, self.difficulty[i])
             return True
         if control in ("reset", "select") and self.switches_locked:
+            self.refused.emit("switches")
+            return True
+        if control == "rewind" and self.rewind_locked:
+            self.refused.emit("rewind")
             return True
         if control in ("left", "right"):
             self.paddle = None  # keys take the paddle back from the mouse
@@ -137,7 +144,8 @@ class InputState(QObject):
         with self._lock:
             h = self._held | self.pad_held
         return InputFrame(up="up" in h, down="down" in h, left="left" in h, right="right" in h,
-                          fire="fire" in h, reset="reset" in h, select="select" in h, paddle=self.paddle)
+                          fire="fire" in h, reset="reset" in h, select="select" in h, paddle=self.paddle,
+                          rewind="rewind" in h)
 
 
 class KeyFilter(QObject):

@@ -7,6 +7,7 @@ after game over the console keeps running (attract mode) until the player presse
 """
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
@@ -46,6 +47,7 @@ class InputFrame:
     select: bool = False      # console SELECT switch held
     paddle: float | None = None  # absolute paddle position in [0, 1] (mouse); None: keys move it
     paddle_speed: float = 1.0
+    rewind: bool = False      # the rewind key is held (the worker runs time backwards)
 
     @property
     def action(self) -> int:
@@ -55,8 +57,11 @@ class InputFrame:
 class PlaySession:
     """One console in free play."""
 
-    def __init__(self, rom, *, mode: int | None = None, difficulty: int = 0, seed: int = 0):
-        self.env = Env(rom, mode=mode, repeat_action_probability=0.0, seed=seed)
+    locks: tuple[str, ...] = ()   # what the window must refuse while this session runs (see recording)
+    recording = False
+
+    def __init__(self, rom, *, mode: int | None = None, difficulty: int = 0, seed: int = 0, env: Env | None = None):
+        self.env = env if env is not None else Env(rom, mode=mode, repeat_action_probability=0.0, seed=seed)
         if mode is not None:
             self.env.reset()
         if difficulty in self.env.available_difficulties():
@@ -160,7 +165,91 @@ class PlaySession:
             return int(sound.synth_frame(s, self.console.fb, self.voices, self.audio_buf))
         return 0
 
+    # -- snapshots (save states, rewind) -------------------------------------------------------------
+    def snapshot(self) -> "Snapshot":
+        """Everything the next frames depend on: the machine, the env RNG, both screen buffers (a partial
+        frame shows rows of older frames) and the session's own switches. About 80 KB, a few µs."""
+        h = self.console.height * 160
+        return Snapshot(self.s.copy(), self.env.rng.copy(), self.console.fb[:2, :h].copy(), self.color,
+                        self._prev_reset)
+
+    def restore(self, snap: "Snapshot", branch: bool = True) -> None:
+        if snap.state.shape != self.s.shape:
+            raise ValueError("snapshot of another machine layout")
+        self.s[:] = snap.state
+        from engine.machine import install_kernels
+
+        install_kernels(self.s)  # kernel addresses are process-local; a loaded file carries zeros
+        self.env.rng[:] = snap.rng
+        h = snap.fb.shape[1]
+        self.console.fb[:2, :h] = snap.fb
+        self.env._screen_buffer = int(self.s[T_FBCUR])
+        self.color = snap.color
+        self._prev_reset = snap.prev_reset
+        self.audio_resync()
+
+    def branch(self) -> None:
+        """Play continues from a restored snapshot (nothing to do in free play; recorders start anew)."""
+
     def audio_resync(self) -> None:
         """After a pause or a state load: take the TIA's current registers, drop logged writes."""
         self.s[AUD_N] = 0
         sound.sync_registers(self.s, self.voices)
+
+
+@dataclass
+class Snapshot:
+    """An in-memory session snapshot (what rewind keeps and a save-state file wraps)."""
+
+    state: np.ndarray        # the machine (engine state array)
+    rng: np.ndarray          # the environment RNG (sticky actions, resets)
+    fb: np.ndarray           # (2, height*160) both screen buffers
+    color: bool = True
+    prev_reset: bool = False
+
+    @property
+    def frame(self) -> int:
+        return int(self.state[E_FRAME])
+
+
+class Rewind:
+    """The last ``keep_s`` seconds of play as snapshots, thinned with age so memory stays flat: every frame
+    for the newest ``tiers[0]`` frames, every 4th up to ``tiers[1]``, every 32nd beyond (≈ 360 snapshots,
+    ≈ 30 MB for 75 s). Rewinding pops the newest; playing on from there drops nothing else, so the
+    ring simply continues from the branch point."""
+
+    STEPS = (1, 4, 32)  # each step divides the next, so thinning never leaves a hole in a tier
+
+    def __init__(self, frame_rate: float = 60.0, keep_s: float = 75.0, tiers_s: tuple = (2.0, 10.0)):
+        self.limits = (int(tiers_s[0] * frame_rate), int(tiers_s[1] * frame_rate), int(keep_s * frame_rate))
+        self.tiers: tuple[deque, deque, deque] = (deque(), deque(), deque())
+
+    def __len__(self) -> int:
+        return sum(len(t) for t in self.tiers)
+
+    def clear(self) -> None:
+        for t in self.tiers:
+            t.clear()
+
+    def push(self, snap: Snapshot) -> None:
+        now = snap.frame
+        self.tiers[0].append(snap)
+        # age out oldest entries tier by tier; an entry survives into the next tier only on its grid
+        for i, t in enumerate(self.tiers):
+            while t and now - t[0].frame > self.limits[i]:
+                old = t.popleft()
+                if i + 1 < len(self.tiers) and old.frame % self.STEPS[i + 1] == 0:
+                    self.tiers[i + 1].append(old)
+
+    def pop(self) -> Snapshot | None:
+        """The newest snapshot (removed), or None when the ring is empty."""
+        for t in self.tiers:
+            if t:
+                return t.pop()
+        return None
+
+    def oldest_frame(self) -> int | None:
+        for t in reversed(self.tiers):
+            if t:
+                return t[0].frame
+        return None

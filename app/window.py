@@ -13,6 +13,9 @@ from .audio import open_audio
 from .gamepad import Gamepads
 from .input import InputState, KeyFilter, KeyMap, RemapDialog
 from .panels.library import LibraryPanel, scan
+from .panels.sessions import NewSessionDialog, SessionsPanel
+from .panels.snapshots import SnapshotsPanel
+from .statefile import Slots, StateFileError
 from .screen import GameView
 from .session import PlaySession
 from .thumbnails import ThumbnailLoader
@@ -30,7 +33,7 @@ def screenshot_dir() -> Path:
 
 class MainWindow(QMainWindow):
     def __init__(self, *, audio=True, settings: QSettings | None = None, thumbnails: bool = True,
-                 extra_paths=(), gamepads: bool = True):
+                 extra_paths=(), gamepads: bool = True, store=None):
         super().__init__()
         self.settings = settings or QSettings(ORG, "arcade-lab")
         self.setWindowTitle(APP)
@@ -57,6 +60,22 @@ class MainWindow(QMainWindow):
         self.extra_paths = list(extra_paths) + [p for p in self.settings.value("library/folders", [], type=list) if p]
         self.session: PlaySession | None = None
         self.last_error = ""
+        self.startup_notice = ""
+        self.store = store if store is not None else self._open_store()
+        self.slots = Slots()
+        self.slot = 1
+        self.snapshots = SnapshotsPanel(self.slots, self)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.snapshots)
+        self.snapshots.load_requested.connect(self.load_state)
+        self.snapshots.error.connect(self._on_error)
+        self.sessions = SessionsPanel(self.store, self)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.sessions)
+        self.sessions.export_requested.connect(self.export_session)
+        self.sessions.verify_requested.connect(self.verify_session)
+        self.sessions.replay_requested.connect(self.replay_episode)
+        self.sessions.refresh()
+        self.worker.notice.connect(self._on_notice, Qt.ConnectionType.QueuedConnection)
+        self.input.refused.connect(self.refuse)
         self._build_status()
         self._build_menus()
         self._thumbs: ThumbnailLoader | None = None
@@ -73,6 +92,24 @@ class MainWindow(QMainWindow):
         self._status_timer = QTimer(self)
         self._status_timer.timeout.connect(self._refresh_status)
         self._status_timer.start(250)
+        if self.startup_notice:
+            self.statusBar().showMessage(self.startup_notice, 15000)
+
+    def _open_store(self):
+        """The episode store; a crash's leftovers are marked now, and the player is told. A store that
+        cannot be opened disables recording but never the app."""
+        from agents.evaluation.store import Store, StoreError
+
+        try:
+            st = Store()
+        except StoreError as e:
+            self.startup_notice = f"Sessions are disabled: {e}"
+            return None
+        lost = st.recover()
+        if lost:
+            self.startup_notice = (f"{len(lost)} episode(s) interrupted last time (the app was closed or crashed "
+                                   f"mid-episode) were marked abandoned; earlier episodes are intact.")
+        return st
 
     # -- building ---------------------------------------------------------------------------------------
     def _build_status(self) -> None:
@@ -117,6 +154,14 @@ class MainWindow(QMainWindow):
             a.setChecked(v == 1.0)
         a = self._act(sp, "Unthrottled", lambda checked=False: self.set_speed(None), checkable=True)
         grp.addAction(a)
+        g.addSeparator()
+        self._act(g, "Save state", self.save_state, "F5")
+        self._act(g, "Load state", lambda: self.load_state(self.slot), "F7")
+        self.slot_menu = g.addMenu("State slot")
+        self.slot_menu.aboutToShow.connect(self._build_slot_menu)
+        self._act(g, "Rewind: hold Backspace", lambda: self.statusBar().showMessage(
+            "Hold Backspace to run time backwards; release to play on from there", 4000))
+        g.addSeparator()
         self.mode_menu = g.addMenu("Mode")
         self.diff_menu = g.addMenu("Difficulty")
         v = mb.addMenu("&View")
@@ -132,6 +177,13 @@ class MainWindow(QMainWindow):
             a.setChecked(name == self.palette_choice)
         self.lib_action = self.library.toggleViewAction()
         v.addAction(self.lib_action)
+        s = mb.addMenu("&Session")
+        self._act(s, "New session…", self.new_session_dialog, "Ctrl+N")
+        self._act(s, "End session", self.end_session)
+        self._act(s, "Export session…", lambda: self.export_session(self._current_session_id()))
+        self._act(s, "Verify session", lambda: self.verify_session(self._current_session_id()))
+        s.addAction(self.sessions.toggleViewAction())
+        s.addAction(self.snapshots.toggleViewAction())
         i = mb.addMenu("&Input")
         self._act(i, "Remap keys…", self.remap_keys)
         a = mb.addMenu("&Audio")
@@ -186,6 +238,8 @@ class MainWindow(QMainWindow):
         return True
 
     def restart(self) -> None:
+        if self.locked("switches", "restart"):
+            return
         if self.session is not None:
             self.worker.call(lambda s: s.env.reset())
 
@@ -207,6 +261,12 @@ class MainWindow(QMainWindow):
 
     def _on_session(self, sess: PlaySession) -> None:
         self.session = sess
+        self.input.switches_locked = "switches" in sess.locks
+        self.input.rewind_locked = "rewind" in sess.locks
+        if "pause" in sess.locks:
+            self.pause_action.setChecked(False)
+        self.snapshots.set_game(sess.info.md5, sess.info.title)
+        self.sessions.refresh()
         self.view.set_palette(self._palette_for(sess))
         self.view.message = ""
         self.st_game.setText(f"{sess.info.title} ({sess.info.id})" + ("" if sess.has_rules else " — no game rules"))
@@ -219,7 +279,8 @@ class MainWindow(QMainWindow):
         for m in sess.env.available_modes():
             a = QAction(str(m), self, checkable=True)
             a.setChecked(m == sess.env.mode)
-            a.triggered.connect(lambda checked=False, m=m: self.open_game(sess.info.path, mode=m))
+            a.triggered.connect(lambda checked=False, m=m: None if self.locked("mode", "mode change")
+                                else self.open_game(sess.info.path, mode=m))
             grp.addAction(a)
             self.mode_menu.addAction(a)
         self.diff_menu.clear()
@@ -227,7 +288,8 @@ class MainWindow(QMainWindow):
         for d in sess.env.available_difficulties():
             a = QAction(str(d), self, checkable=True)
             a.setChecked(d == sess.difficulty)
-            a.triggered.connect(lambda checked=False, d=d: self.worker.call(lambda s: s.env.set_difficulty(d)))
+            a.triggered.connect(lambda checked=False, d=d: None if self.locked("mode", "difficulty change")
+                                else self.worker.call(lambda s: s.env.set_difficulty(d)))
             grp2.addAction(a)
             self.diff_menu.addAction(a)
 
@@ -237,7 +299,10 @@ class MainWindow(QMainWindow):
             self.view.show_frame(frame)
         sess = self.session
         if sess is not None:
-            if sess.game_over:
+            self._drain_events(sess)
+            if getattr(sess, "recording", False) or hasattr(sess, "rec"):
+                pass  # recorded sessions and replays set their own message in _drain_events
+            elif sess.game_over:
                 self.view.message = "GAME OVER — press RESET (F2) to play again"
             elif self.view.message.startswith("GAME OVER"):
                 self.view.message = ""
@@ -247,6 +312,11 @@ class MainWindow(QMainWindow):
                     lines.append(f"Score {sess.score}")
                     lines.append(f"Lives {sess.lives}")
                 self.view.overlay_lines = lines
+
+    def _on_notice(self, msg: str) -> None:
+        self.statusBar().showMessage(msg, 3000)
+        if msg.startswith("State saved"):
+            self.snapshots.refresh()  # the file exists now (written on the emulator thread)
 
     def _on_error(self, msg: str) -> None:
         self.last_error = msg
@@ -283,14 +353,208 @@ class MainWindow(QMainWindow):
 
     # -- controls -------------------------------------------------------------------------------------------
     def toggle_pause(self) -> None:
+        if self.pause_action.isChecked() and self.locked("pause", "pause"):
+            self.pause_action.setChecked(False)
+            return
         self.worker.pause(self.pause_action.isChecked())
 
     def step_frame(self) -> None:
+        if self.locked("pause", "single-stepping"):
+            return
         self.pause_action.setChecked(True)
         self.worker.step_frame()
 
     def set_speed(self, v) -> None:
+        if self.locked("speed", "speed change"):
+            return
         self.worker.set_speed(v)
+
+    # -- locks ------------------------------------------------------------------------------------------------
+    def locked(self, lock: str, what: str) -> bool:
+        """True (and the player is told, on screen and in the status bar) when the running scored session
+        forbids ``what``."""
+        sess = self.session
+        if sess is None or lock not in sess.locks:
+            return False
+        title = sess.preset.title if hasattr(sess, "preset") else "this session"
+        msg = f"Locked: no {what} during a scored session ({title})"
+        self.last_refusal = msg
+        self.statusBar().showMessage(msg, 4000)
+        self.view.message = msg
+        QTimer.singleShot(2500, lambda: self.view.message == msg and setattr(self.view, "message", ""))
+        return True
+
+    def refuse(self, control: str) -> None:
+        """A locked key was pressed (the input layer swallowed it)."""
+        self.locked(control, {"switches": "console switches", "rewind": "rewind"}.get(control, control))
+
+    # -- save states --------------------------------------------------------------------------------------------
+    def _build_slot_menu(self) -> None:
+        self.slot_menu.clear()
+        grp = QActionGroup(self)
+        entries = {e.slot: e for e in self.slots.entries(self.session.info.md5)} if self.session else {}
+        for n in range(10):
+            e = entries.get(n)
+            when = (time.strftime("%d %b %H:%M:%S", time.localtime(e.state.created)) if e and e.state
+                    else ("damaged" if e else "empty"))
+            a = QAction(f"Slot {n} — {when}", self, checkable=True)
+            a.setChecked(n == self.slot)
+            a.triggered.connect(lambda checked=False, n=n: setattr(self, "slot", n))
+            grp.addAction(a)
+            self.slot_menu.addAction(a)
+
+    def save_state(self, slot: int | None = None) -> None:
+        if self.session is None or self.locked("states", "save states"):
+            return
+        slot = self.slot if slot is None else slot
+        from . import statefile
+
+        def save(sess):
+            path = self.slots.save(sess.info.md5, slot, statefile.from_session(sess))
+            self.worker.notice.emit(f"State saved to slot {slot} ({path.name})")
+
+        self.worker.call(save)
+
+    def load_state(self, slot: int | None = None) -> bool:
+        if self.session is None or self.locked("states", "loading states"):
+            return False
+        slot = self.slot if slot is None else slot
+        from . import statefile
+
+        try:
+            st = self.slots.load(self.session.info.md5, slot, self.session.info.title)
+        except StateFileError as e:
+            self._on_error(str(e))
+            return False
+        self.worker.load_state(lambda sess: statefile.to_session(st, sess))
+        return True
+
+    # -- sessions -----------------------------------------------------------------------------------------------
+    def _drain_events(self, sess) -> None:
+        events = getattr(sess, "events", None)
+        if not events:
+            if getattr(sess, "recording", False) and not sess.complete:
+                total = sess.preset.episodes
+                self.view.message = ""
+                self.st_game.setText(f"{sess.info.title} — {sess.preset.title}, episode {sess.episode_number}"
+                                     + (f"/{total}" if total else "") + f" · {sess.player}")
+            return
+        last = ""
+        while events:
+            last = events.popleft()
+        self.statusBar().showMessage(last, 6000)
+        if "finished" in last or "complete" in last:
+            self.sessions.refresh()
+        if getattr(sess, "complete", False):
+            self.view.message = f"{last} — Session ▸ Export… to save it"
+
+    def new_session_dialog(self) -> None:
+        if self.store is None:
+            self._on_error(self.startup_notice or "Sessions are disabled: the score database is unavailable")
+            return
+        dlg = NewSessionDialog(self.store.players(), self.library.infos,
+                               self.session.info.id if self.session else None, self)
+        if dlg.exec():
+            v = dlg.values()
+            self.start_session(v["player"], v["game"], v["preset"], mode=v["mode"], difficulty=v["difficulty"],
+                               notes=v["notes"])
+
+    def start_session(self, player: str, game, preset: str, *, mode=None, difficulty=None, notes=None,
+                      seed=None) -> bool:
+        """Start a recorded session (what the dialog does; tests call it directly)."""
+        from agents.evaluation.presets import PRESETS
+
+        from .recording import RecordedSession
+
+        if self.store is None:
+            self._on_error("Sessions are disabled: the score database is unavailable")
+            return False
+        name = player if ":" in player else f"human:{player}"
+        try:
+            self.store.player(name, "human", notes)
+            sess = RecordedSession(game, PRESETS[preset], self.store, name, mode=mode, difficulty=difficulty,
+                                   seed=seed)
+        except Exception as e:
+            self._on_error(f"Cannot start the session: {e}")
+            return False
+        self.pause_action.setChecked(False)
+        self.worker.pause(False)
+        self.worker.set_session(sess)
+        self.statusBar().showMessage(f"{PRESETS[preset].title} session started for {name}", 5000)
+        return True
+
+    def end_session(self) -> None:
+        sess = self.session
+        if sess is not None and getattr(sess, "recording", False):
+            self.open_game(sess.info.path)   # the worker closes the recorded session on the switch
+            QTimer.singleShot(300, self.sessions.refresh)
+
+    def _current_session_id(self) -> int | None:
+        sess = self.session
+        if sess is not None and getattr(sess, "session_id", None):
+            return sess.session_id
+        rows = self.store.sessions() if self.store else []
+        return rows[-1]["id"] if rows else None
+
+    def export_session(self, session_id: int | None, folder=None) -> list:
+        if session_id is None or self.store is None:
+            return []
+        if folder is None:
+            from PySide6.QtWidgets import QFileDialog
+
+            folder = QFileDialog.getExistingDirectory(self, "Export session to folder")
+            if not folder:
+                return []
+        from agents.evaluation.export import write_session
+
+        try:
+            files = write_session(self.store, session_id, folder, csv_file=True, png=False)
+        except Exception as e:
+            self._on_error(f"Export failed: {e}")
+            return []
+        self.statusBar().showMessage(f"Exported session {session_id}: " + ", ".join(str(f) for f in files), 8000)
+        return files
+
+    def verify_session(self, session_id: int | None) -> int:
+        """Replay every episode of the session headless and mark ✔/✘; the number confirmed."""
+        if session_id is None or self.store is None:
+            return 0
+        from agents.evaluation.replay import replay_episode
+
+        sess = self.store.session(session_id)
+        ok = 0
+        eps = self.store.episodes(session_id=session_id, full=True)
+        for rec in eps:
+            v = replay_episode(rec, sess["settings"] if sess else None)
+            self.store.set_verified(rec.id, v.ok)
+            ok += v.ok
+        self.statusBar().showMessage(f"Session {session_id}: {ok}/{len(eps)} episodes confirmed by replay", 8000)
+        self.sessions.refresh()
+        return ok
+
+    def replay_episode(self, episode_id: int) -> bool:
+        """Watch a recorded episode in the game view (speed menu applies; seek with seek_replay)."""
+        from .recording import ReplaySession
+
+        rec = self.store.episode(episode_id) if self.store else None
+        if rec is None:
+            return False
+        settings = None
+        if rec.session_id is not None:
+            s = self.store.session(rec.session_id)
+            settings = s["settings"] if s else None
+        try:
+            sess = ReplaySession(rec, settings)
+        except Exception as e:
+            self._on_error(f"Cannot replay episode {episode_id}: {e}")
+            return False
+        self.worker.set_session(sess)
+        self.statusBar().showMessage(f"Replaying episode {episode_id} ({rec.player}, score {rec.score:g})", 5000)
+        return True
+
+    def seek_replay(self, step: int) -> None:
+        if hasattr(self.session, "seek"):
+            self.worker.call(lambda s: s.seek(step))
 
     def toggle_fullscreen(self) -> None:
         self.showNormal() if self.isFullScreen() else self.showFullScreen()
@@ -350,6 +614,9 @@ class MainWindow(QMainWindow):
             self._thumbs.wait(5000)
         self.worker.stop()
         self.worker.wait(5000)
+        sess = self.worker.session
+        if sess is not None and hasattr(sess, "close"):
+            sess.close()  # an unfinished episode is marked abandoned, the session closed
         QApplication.instance().removeEventFilter(self.key_filter)
 
     def closeEvent(self, event) -> None:  # noqa: N802

@@ -16,7 +16,7 @@ import numpy as np
 from PySide6.QtCore import QThread, Signal
 
 from .audio import NullAudio
-from .session import PlaySession
+from .session import PlaySession, Rewind
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0)
 
@@ -26,6 +26,7 @@ class EmulatorWorker(QThread):
     session_loaded = Signal(object)  # the PlaySession now running
     error = Signal(str)
     stats = Signal(dict)             # about twice a second
+    notice = Signal(str)             # one-line news for the status bar (state loaded, rewind, refusals)
 
     def __init__(self, input_state, audio=None, parent=None):
         super().__init__(parent)
@@ -42,6 +43,8 @@ class EmulatorWorker(QThread):
         self.speed = 1.0
         self.unthrottled = False
         self.sound_on = True
+        self.rewind = Rewind()
+        self.rewinding = False
         self.hooks: list = []            # callables(session) run after every frame (recorders, agents)
         self.gamepads = None             # polled before every frame when present
         # statistics for the status bar and `arcade-lab bench app`
@@ -71,6 +74,11 @@ class EmulatorWorker(QThread):
     def call(self, fn) -> None:
         """Run ``fn(session)`` on the emulator thread between frames."""
         self._cmds.put(("call", fn, None))
+
+    def load_state(self, apply) -> None:
+        """Run ``apply(session)`` (a state load) on the emulator thread; the rewind ring and the audio
+        queue belong to the old timeline and are dropped. Refusals come back as ``error``."""
+        self._cmds.put(("state", apply, None))
 
     def stop(self) -> None:
         self._running = False
@@ -111,7 +119,20 @@ class EmulatorWorker(QThread):
             self._install(sess)
         elif cmd == "session":
             self._install(arg)
+        elif cmd == "state":
+            if self.session is not None:
+                try:
+                    arg(self.session)
+                except Exception as e:  # wrong ROM, damaged file, a locked session: say so, keep running
+                    self.error.emit(str(e))
+                    return False
+                self.rewind.clear()
+                self.audio.clear()
+                self.notice.emit("State loaded")
+                self._publish()
         elif cmd == "pause":
+            if arg and self.session is not None and "pause" in self.session.locks:
+                return False  # the window refuses and says why; this guards other callers
             self.paused = bool(arg)
             self.audio.clear()
             if self.session:
@@ -120,6 +141,8 @@ class EmulatorWorker(QThread):
             self.paused = True
             return True
         elif cmd == "speed":
+            if self.session is not None and "speed" in self.session.locks:
+                return False
             self.unthrottled = arg is None
             self.speed = 1.0 if arg is None else float(arg)
             self.audio.clear()
@@ -134,7 +157,19 @@ class EmulatorWorker(QThread):
         return False
 
     def _install(self, sess: PlaySession) -> None:
+        old = self.session
+        if old is not None and old is not sess and hasattr(old, "close"):
+            try:
+                old.close()  # a recorded session marks its unfinished episode and closes in the store
+            except Exception as e:
+                self.error.emit(f"closing the previous session: {e}")
         self.session = sess
+        self.rewind.clear()
+        self.rewinding = False
+        if "speed" in sess.locks:
+            self.speed, self.unthrottled = 1.0, False
+        if "pause" in sess.locks:
+            self.paused = False
         self.audio.clear()
         self.session_loaded.emit(sess)
         self._publish()
@@ -162,12 +197,29 @@ class EmulatorWorker(QThread):
             try:
                 if self.gamepads is not None:
                     self.gamepads.poll()
-                audio = self.sound_on and not self.unthrottled and self.speed == 1.0 and not self.paused
-                n = sess.step(self.input.snapshot(), audio=audio)
-                if n:
-                    self.audio.push(sess.audio_buf[:n], sess.sample_rate)
-                for hook in list(self.hooks):
-                    hook(sess)
+                inp = self.input.snapshot()
+                if inp.rewind and "rewind" not in sess.locks:
+                    # run time backwards: one snapshot per displayed frame, newest first (thinned with age)
+                    snap = self.rewind.pop()
+                    if snap is not None:
+                        sess.restore(snap, branch=False)
+                        if not self.rewinding:
+                            self.audio.clear()
+                            self.notice.emit("Rewinding…")
+                    self.rewinding = True
+                else:
+                    if self.rewinding:
+                        self.rewinding = False
+                        sess.branch()  # play continues from here; a recorder starts a new episode
+                        self.audio.clear()
+                    audio = self.sound_on and not self.unthrottled and self.speed == 1.0 and not self.paused
+                    n = sess.step(inp, audio=audio)
+                    if n:
+                        self.audio.push(sess.audio_buf[:n], sess.sample_rate)
+                    if "rewind" not in sess.locks:
+                        self.rewind.push(sess.snapshot())
+                    for hook in list(self.hooks):
+                        hook(sess)
             except Exception as e:
                 self.paused = True
                 self.error.emit(f"emulation stopped: {type(e).__name__}: {e}\n{traceback.format_exc(limit=3)}")

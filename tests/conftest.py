@@ -37,3 +37,9 @@ def have_ale() -> bool:
 
 
 requires_ale = pytest.mark.skipif(not have_ale(), reason="ale-py (the oracle) is not importable")
+
+
+@pytest.fixture(autouse=True)
+def _private_data_dir(tmp_path_factory, monkeypatch):
+    """Score database and save states of every test live in a temporary folder, never the user's."""
+    monkeypatch.setenv("ARCADE_LAB_DATA", str(tmp_path_factory.mktemp("data")))

@@ -298,6 +298,13 @@ class Store:
             db.execute("UPDATE episodes SET status = 'abandoned', ended_by = 'aborted' WHERE status = 'recording'")
         return ids
 
+    def abandon_episode(self, episode_id: int) -> None:
+        """A ``recording`` row the player walked away from (session ended mid-episode): kept for the record,
+        never counted — the same mark :meth:`recover` gives a row left by a crash."""
+        with self._tx() as db:
+            db.execute("UPDATE episodes SET status = 'abandoned', ended_by = 'aborted' "
+                       "WHERE id = ? AND status = 'recording'", (episode_id,))
+
     def set_verified(self, episode_id: int, ok: bool) -> None:
         with self._tx() as db:
             db.execute("UPDATE episodes SET verified = ? WHERE id = ?", (1 if ok else 0, episode_id))

@@ -1,0 +1,177 @@
+"""Human baseline sessions: the "New session" dialog, and a dock with sessions, their episodes (✔ when a
+replay confirmed the score), a leaderboard per game and protocol, export, verify and replay."""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDockWidget, QFormLayout, QHBoxLayout, QLabel,
+                               QLineEdit, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
+
+from agents.evaluation.presets import PRESETS
+
+
+class NewSessionDialog(QDialog):
+    """Player (name, notes), game, mode, difficulty and protocol preset."""
+
+    def __init__(self, players: list[dict], games: list, current_game: str | None, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("New session")
+        form = QFormLayout(self)
+        self.player = QComboBox(self)
+        self.player.setEditable(True)
+        for p in players:
+            if p["kind"] == "human":
+                self.player.addItem(p["name"].split(":", 1)[1], p.get("notes", ""))
+        self.player.setEditText(self.player.currentText() or "player1")
+        self.notes = QLineEdit(self)
+        self.notes.setPlaceholderText("experience, setup, anything worth keeping with the scores")
+        self.player.currentIndexChanged.connect(lambda i: self.notes.setText(self.player.itemData(i) or ""))
+        self.game = QComboBox(self)
+        self.infos = [g for g in games if getattr(g, "supported", True)]
+        for g in self.infos:
+            self.game.addItem(f"{g.title} ({g.id})", g.id)
+        if current_game:
+            i = self.game.findData(current_game)
+            self.game.setCurrentIndex(max(i, 0))
+        self.mode = QComboBox(self)
+        self.difficulty = QComboBox(self)
+        self.game.currentIndexChanged.connect(self._game_changed)
+        self.preset = QComboBox(self)
+        for key, p in PRESETS.items():
+            self.preset.addItem(p.title, key)
+        self.about = QLabel(self)
+        self.about.setWordWrap(True)
+        self.preset.currentIndexChanged.connect(self._preset_changed)
+        form.addRow("Player", self.player)
+        form.addRow("Notes", self.notes)
+        form.addRow("Game", self.game)
+        form.addRow("Mode", self.mode)
+        form.addRow("Difficulty", self.difficulty)
+        form.addRow("Protocol", self.preset)
+        form.addRow(self.about)
+        bb = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        bb.accepted.connect(self.accept)
+        bb.rejected.connect(self.reject)
+        form.addRow(bb)
+        self._game_changed()
+        self._preset_changed()
+
+    def _game_changed(self) -> None:
+        from engine import games
+
+        self.mode.clear()
+        self.difficulty.clear()
+        reg = games.get(self.game.currentData()) if self.game.currentData() else None
+        g = reg[1] if reg else None
+        for m in (g.modes if g else [0]):
+            self.mode.addItem(str(m), m)
+        if g:
+            self.mode.setCurrentIndex(max(0, self.mode.findData(g.default_mode)))
+        for d in (g.difficulties if g else [0]):
+            self.difficulty.addItem(str(d), d)
+
+    def _preset_changed(self) -> None:
+        p = PRESETS[self.preset.currentData()]
+        locks = ", ".join(p.locks) if p.locks else "nothing"
+        self.about.setText(f"{p.source}.\nLocked while it runs: {locks}.")
+
+    def values(self) -> dict:
+        return {"player": self.player.currentText().strip() or "player1", "notes": self.notes.text(),
+                "game": self.game.currentData(), "mode": self.mode.currentData(),
+                "difficulty": self.difficulty.currentData(), "preset": self.preset.currentData()}
+
+
+class SessionsPanel(QDockWidget):
+    export_requested = Signal(int)        # session id
+    verify_requested = Signal(int)        # session id
+    replay_requested = Signal(int)        # episode id
+
+    def __init__(self, store, parent=None):
+        super().__init__("Sessions", parent)
+        self.setObjectName("sessions")
+        self.store = store
+        w = QWidget(self)
+        lay = QVBoxLayout(w)
+        self.tree = QTreeWidget(w)
+        self.tree.setHeaderLabels(["Session / episode", "Score", "Frames", "✔", "When"])
+        lay.addWidget(self.tree)
+        row = QHBoxLayout()
+        for text, fn in (("Export…", self._export), ("Verify", self._verify), ("Replay", self._replay),
+                         ("Refresh", self.refresh)):
+            b = QPushButton(text, w)
+            b.clicked.connect(fn)
+            row.addWidget(b)
+        lay.addLayout(row)
+        lay.addWidget(QLabel("Leaderboard (mean score of finished baseline sessions)"))
+        self.board = QTreeWidget(w)
+        self.board.setHeaderLabels(["Game", "Protocol", "Player", "Mean", "Episodes", "Verified"])
+        lay.addWidget(self.board)
+        self.setWidget(w)
+
+    def refresh(self) -> None:
+        self.tree.clear()
+        self.board.clear()
+        if self.store is None:
+            return
+        for s in reversed(self.store.sessions()):
+            eps = self.store.episodes(session_id=s["id"], status=None)
+            fin = [e for e in eps if e.status == "finished"]
+            mean = f"{np.mean([e.score for e in fin]):.1f}" if fin else "–"
+            top = QTreeWidgetItem([f"#{s['id']} {s['game']} · {s['player']} · {s['protocol']} ({s['status']})",
+                                   f"mean {mean}", "", "", time.strftime("%Y-%m-%d %H:%M",
+                                                                         time.localtime(s["started_at"]))])
+            top.setData(0, Qt.ItemDataRole.UserRole, ("session", s["id"]))
+            for k, e in enumerate(eps, 1):
+                mark = {True: "✔", False: "✘", None: ""}[e.verified]
+                label = f"Episode {k}" + ("" if e.status == "finished" else f" ({e.status})")
+                it = QTreeWidgetItem([label, f"{e.score:g}", str(e.frames), mark, e.ended_by])
+                it.setData(0, Qt.ItemDataRole.UserRole, ("episode", e.id))
+                top.addChild(it)
+            self.tree.addTopLevelItem(top)
+        for row in leaderboard(self.store):
+            self.board.addTopLevelItem(QTreeWidgetItem([row["game"], row["protocol"], row["player"],
+                                                        f"{row['mean']:.1f}", str(row["episodes"]),
+                                                        f"{row['verified']}/{row['episodes']}"]))
+
+    def _selected(self):
+        it = self.tree.currentItem()
+        return None if it is None else it.data(0, Qt.ItemDataRole.UserRole)
+
+    def _session_id(self) -> int | None:
+        sel = self._selected()
+        if sel is None:
+            return None
+        if sel[0] == "session":
+            return sel[1]
+        rec = self.store.episode(sel[1])
+        return rec.session_id if rec else None
+
+    def _export(self) -> None:
+        sid = self._session_id()
+        if sid is not None:
+            self.export_requested.emit(sid)
+
+    def _verify(self) -> None:
+        sid = self._session_id()
+        if sid is not None:
+            self.verify_requested.emit(sid)
+
+    def _replay(self) -> None:
+        sel = self._selected()
+        if sel and sel[0] == "episode":
+            self.replay_requested.emit(sel[1])
+
+
+def leaderboard(store) -> list[dict]:
+    """Per game, protocol and player: mean over finished episodes of scored protocols (never 'free')."""
+    out: dict[tuple, list] = {}
+    for e in store.episodes():
+        if e.protocol == "free" or e.controllers or not e.player.startswith("human:"):
+            continue
+        out.setdefault((e.game, e.protocol, e.player), []).append(e)
+    rows = [{"game": g, "protocol": p, "player": pl, "mean": float(np.mean([e.score for e in eps])),
+             "episodes": len(eps), "verified": sum(1 for e in eps if e.verified)}
+            for (g, p, pl), eps in out.items()]
+    return sorted(rows, key=lambda r: (r["game"], r["protocol"], -r["mean"]))

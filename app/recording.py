@@ -1,0 +1,251 @@
+"""A recorded human session (Qt-free): the player's joystick goes through ``engine.Env`` semantics.
+
+Free play (:class:`app.session.PlaySession`) pokes inputs and runs frames directly; a recorded session
+instead turns each frame's input into one ALE decision — ``env.act(action, paddle_strength)`` with the
+preset's frame skip and sticky actions — through :class:`agents.evaluation.presets.EpisodeDriver`, the
+same class ``arcade-lab replay`` uses. So the stored trace (start state with env RNG + actions + paddle
+strengths) reproduces the score exactly.
+
+Every episode is written when it starts (``recording`` row with its start state) and completed in one
+transaction when it ends; a crash loses at most the episode being played.
+"""
+from __future__ import annotations
+
+import time
+from collections import deque
+
+import numpy as np
+
+from agents.evaluation.presets import EpisodeDriver, Preset, make_env, project_action
+from engine import ale_core, sound
+from engine.layout import AUD_ON, E_DIFF
+
+from .session import InputFrame, PlaySession, joystick_action
+
+
+class RecordedSession(PlaySession):
+    recording = True
+
+    def __init__(self, rom, preset: Preset, store, player: str, *, mode: int | None = None,
+                 difficulty: int | None = None, seed: int | None = None):
+        self.preset = preset
+        self.seed = int(time.time()) & 0x7FFFFFFF if seed is None else int(seed)
+        env = make_env(rom, preset, mode=mode, difficulty=difficulty, seed=self.seed)
+        super().__init__(rom, env=env, difficulty=env.difficulty)
+        self.locks = tuple(preset.locks)
+        self.store = store
+        self.player = player if ":" in player else f"human:{player}"
+        self.allowed = (env.minimal_actions() if preset.action_set == "minimal" else list(range(18)))
+        self.session_id = store.new_session(self.player, env.info.id, env.info.md5, preset.key, env.mode,
+                                            env.difficulty, preset.settings() | {"seed": self.seed})
+        self.scores: list[float] = []
+        self.episode_ids: list[int] = []
+        self.events: deque[str] = deque(maxlen=50)   # read by the window (status bar / overlay)
+        self.complete = False
+        self.driver: EpisodeDriver | None = None
+        self.episode_id: int | None = None
+        self._branched = False
+        self._begin(reset=True)
+
+    # -- episodes -------------------------------------------------------------------------------------
+    @property
+    def episode_number(self) -> int:
+        return len(self.scores) + (0 if self.complete else 1)
+
+    @property
+    def score(self) -> int:
+        return int(self.driver.score) if self.driver else 0
+
+    @property
+    def game_over(self) -> bool:
+        return self.complete
+
+    def _begin(self, reset: bool) -> None:
+        if reset:
+            self.env.reset()
+        self.s[AUD_ON] = 0
+        self.driver = EpisodeDriver(self.env, self.preset)
+        self.driver.begin()
+        self._lives_shown = self.env.lives()
+        rec = self._record("aborted")
+        self.episode_id = self.store.start_episode(rec, session_id=self.session_id)
+        self.audio_resync()
+
+    def _record(self, ended_by=None):
+        extra = {"branched": True} if self._branched else {}
+        return self.driver.record(self.player, seed=self.seed, uses_paddles=self.uses_paddles, ended_by=ended_by,
+                                  extra=extra)
+
+    def _finish_episode(self) -> None:
+        rec = self._record()
+        self.store.finish_episode(self.episode_id, rec)
+        self.scores.append(rec.score)
+        self.episode_ids.append(self.episode_id)
+        self.episode_id = None
+        n, total = len(self.scores), self.preset.episodes
+        self.events.append(f"Episode {n}{'/' + str(total) if total else ''} finished: score {rec.score:g} "
+                           f"({rec.frames} frames, {rec.ended_by.replace('_', ' ')})")
+        if total and n >= total:
+            self.complete = True
+            self.store.finish_session(self.session_id)
+            self.events.append(f"Session complete: {self.summary()}")
+        else:
+            self._branched = False
+            self._begin(reset=True)
+
+    def summary(self) -> str:
+        if not self.scores:
+            return "no finished episodes"
+        sc = np.asarray(self.scores)
+        return f"{len(sc)} episodes, mean {sc.mean():.1f} (min {sc.min():g}, max {sc.max():g})"
+
+    def branch(self) -> None:
+        """The game jumped (a state load, rewind, RESET or a switch in free play): close the episode so far as
+        'aborted' (still exactly replayable) and record a new one from here."""
+        if self.complete or self.driver is None:
+            return
+        if self.driver.steps:
+            self.store.finish_episode(self.episode_id, self._record("aborted"))
+        else:
+            self.store.delete_episode(self.episode_id)
+        self._branched = True
+        self._begin(reset=False)
+
+    def close(self) -> None:
+        """The player ends the session: an unfinished episode is marked abandoned (never counted)."""
+        if self.episode_id is not None:
+            if self.preset.scored:
+                self.store.abandon_episode(self.episode_id)
+            elif self.driver and self.driver.steps:
+                self.store.finish_episode(self.episode_id, self._record("aborted"))
+            else:
+                self.store.delete_episode(self.episode_id)
+            self.episode_id = None
+        if not self.complete:
+            self.store.finish_session(self.session_id)
+        self.complete = True
+
+    # -- one decision per displayed frame --------------------------------------------------------------
+    def decision(self, inp: InputFrame) -> tuple[int, float]:
+        """The ALE action and paddle strength for this frame's input (mouse paddles become a move of
+        at most one ALE paddle step toward the pointer)."""
+        strength = float(inp.paddle_speed)
+        if self.uses_paddles and inp.paddle is not None:
+            s = self.s
+            lo, hi = int(s[ale_core.E_PADDLE_MIN]), int(s[ale_core.E_PADDLE_MAX])
+            target = int(hi - min(max(inp.paddle, 0.0), 1.0) * (hi - lo))
+            diff = target - int(s[ale_core.E_PADDLE])
+            strength = min(1.0, abs(diff) / 23000.0)
+            # ALE's RIGHT lowers the resistance (clockwise), LEFT raises it
+            a = joystick_action(False, False, diff > 0, diff < 0, inp.fire)
+        else:
+            a = inp.action
+        return project_action(a, self.allowed), strength
+
+    def step(self, inp: InputFrame, *, audio: bool = False, draw: bool = True) -> int:
+        if self.complete:
+            return 0
+        if not self.preset.scored:
+            if inp.reset and not self._prev_reset:
+                self._prev_reset = True
+                self.events.append("RESET: a new game (recorded as a new episode)")
+                if self.driver.steps:
+                    self.store.finish_episode(self.episode_id, self._record("aborted"))
+                else:
+                    self.store.delete_episode(self.episode_id)
+                self._branched = False
+                self._begin(reset=True)
+                return 0
+            self._prev_reset = inp.reset
+        audio = audio and self.preset.audio and self.preset.frameskip == 1
+        a, strength = self.decision(inp)
+        self.s[AUD_ON] = 1 if audio else 0
+        f0 = self.frame_number
+        done = self.driver.step(a, strength)
+        self.frames += self.frame_number - f0
+        lives = self.env.lives()
+        if lives < self._lives_shown:
+            self.events.append(f"Life lost ({lives} left)")
+        self._lives_shown = lives
+        n = int(sound.synth_frame(self.s, self.console.fb, self.voices, self.audio_buf)) if audio else 0
+        if done:
+            self._finish_episode()
+        return n
+
+    def set_difficulty_bit(self, player: int, a: bool) -> None:
+        if "switches" in self.locks:
+            return
+        d = int(self.s[E_DIFF])
+        self.s[E_DIFF] = (d | (1 << player)) if a else (d & ~(1 << player))
+        self.branch()
+
+    def restore(self, snap, branch: bool = True) -> None:
+        """Free play only. Rewind restores many snapshots while the key is held and branches once on
+        release (``branch=False`` here, then :meth:`branch`)."""
+        if "states" in self.locks or "rewind" in self.locks:
+            raise PermissionError("a scored session cannot load states or rewind")
+        super().restore(snap)
+        if branch:
+            self.branch()
+
+
+class ReplaySession(PlaySession):
+    """Watch a recorded episode in the game view: the trace drives the env through the same
+    :class:`EpisodeDriver` that recorded it; the worker's speed setting applies; :meth:`seek` jumps."""
+
+    def __init__(self, rec, settings: dict | None = None):
+        from agents.evaluation.replay import env_for, preset_of
+        from engine.console import State
+
+        self.rec = rec
+        self.preset = preset_of(rec, settings)
+        env = env_for(rec, self.preset)
+        self.start = State.from_bytes(rec.start_state)
+        super().__init__(rec.game, env=env)
+        self.actions = np.asarray(rec.actions, dtype=np.int64)
+        self.pads = None if rec.paddles is None else np.asarray(rec.paddles, dtype=np.float32)
+        self.events: deque[str] = deque(maxlen=20)
+        self.driver: EpisodeDriver | None = None
+        self.locks = ("states", "rewind", "switches", "mode")  # watching, not playing
+        self.seek(0)
+
+    @property
+    def position(self) -> int:
+        return self.driver.steps
+
+    @property
+    def length(self) -> int:
+        return len(self.actions)
+
+    @property
+    def score(self) -> int:
+        return int(self.driver.score)
+
+    @property
+    def game_over(self) -> bool:
+        return self.position >= self.length
+
+    def _one(self) -> None:
+        i = self.driver.steps
+        self.driver.step(int(self.actions[i]), float(self.pads[i]) if self.pads is not None else 1.0)
+
+    def seek(self, step: int) -> None:
+        """Go to decision ``step`` (re-simulated from the start state: exact, and fast headless)."""
+        step = max(0, min(int(step), self.length))
+        if getattr(self, "driver", None) is None or step < self.driver.steps:
+            self.env.restore_state(self.start)
+            self.driver = EpisodeDriver(self.env, self.preset)
+            self.driver.begin()
+        while self.driver.steps < step and not self.driver.done:
+            self._one()
+        self.audio_resync()
+
+    def step(self, inp: InputFrame, *, audio: bool = False, draw: bool = True) -> int:
+        if self.game_over or self.driver.done:
+            return 0
+        self.s[AUD_ON] = 1 if audio else 0
+        self._one()
+        self.frames += 1
+        if self.game_over:
+            self.events.append(f"Replay finished: score {self.driver.score:g} (recorded {self.rec.score:g})")
+        return int(sound.synth_frame(self.s, self.console.fb, self.voices, self.audio_buf)) if audio else 0
