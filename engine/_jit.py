@@ -10,22 +10,23 @@ import hashlib
 import os
 from pathlib import Path
 
-_PKG_DIRS = [Path(__file__).resolve().parent, Path(__file__).resolve().parent.parent / "agents"]
+_ENGINE_DIR = Path(__file__).resolve().parent
+_AGENTS_DIR = _ENGINE_DIR.parent / "agents"
 
 
 # Modules that hold no compiled code and no constants compiled code reads: editing them must not throw
 # away a two-minute compile. Everything else (including plain table modules) is part of the key.
 _PYTHON_ONLY = {"cli.py", "doctor.py", "parity.py", "bench.py", "gym.py", "roms.py", "console.py", "env.py",
-                "__main__.py", "bench_app.py"}
+                "__main__.py", "bench_app.py", "png.py", "statefile.py"}
 
 
-def _source_hash() -> str:
+def _source_hash(dirs=(_ENGINE_DIR,)) -> str:
     h = hashlib.sha1()
-    for d in _PKG_DIRS:
+    for d in dirs:
         if not d.is_dir():
             continue
         for p in sorted(d.rglob("*.py")):
-            if p.name in _PYTHON_ONLY or "evaluation" in p.parts:
+            if p.name in _PYTHON_ONLY or {"evaluation", "external", "atari_bench"} & set(p.parts):
                 continue
             try:
                 text = p.read_bytes()
@@ -57,6 +58,12 @@ if numba.config.CACHE_DIR != os.environ["NUMBA_CACHE_DIR"]:
     numba.config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
 
 from numba import njit  # noqa: E402
+
+
+def agents_cache_dir() -> str:
+    """Agent kernels inline engine functions, so their cache is keyed by the engine's and the agents'
+    sources — in a folder of its own, so editing an agent never throws away the emulator's compile."""
+    return os.path.join(numba.config.CACHE_DIR, "agents-" + _source_hash((_ENGINE_DIR, _AGENTS_DIR)))
 
 
 def jit(fn=None, **kw):
