@@ -24,6 +24,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="screens sampled for background detection (Basic/BASS/DISCO; paper 18 000)")
     p.add_argument("--save", metavar="W", help="save learned weights (npz) after the run")
     p.add_argument("--load", metavar="W", help="load weights (npz) before the run")
+    p.add_argument("--store", nargs="?", const="", default=None, metavar="DB",
+                   help="write the evaluation episodes to the score store (default: the user data folder)")
     return p
 
 
@@ -66,6 +68,15 @@ def run_main(argv) -> int:
                     frameskip=args.frameskip, max_frames=args.frames_cap, full_action_space=not args.minimal_actions,
                     seed=args.seed)
     runner = Runner(cfg, env)
+    store = None
+    if args.store is not None:
+        from .evaluation.store import Store, StoreError
+
+        try:
+            store = Store(args.store or None)
+        except StoreError as e:
+            print(f"arcade-lab run: {e}", file=sys.stderr)
+            return 2
     learner = hasattr(agent, "learning")
     if args.train and learner:
         agent.learning = True
@@ -76,10 +87,16 @@ def run_main(argv) -> int:
     scores = []
     for i, rec in enumerate(runner.episodes(agent, args.episodes), 1):
         scores.append(rec.score)
+        if store is not None:
+            rec.notes = f"arcade-lab run {args.agent} {args.game}"
+            store.add_episode(rec)
         print(f"episode {i:5d}  score {rec.score:10.1f}  frames {rec.frames:6d}  steps {rec.steps:6d}  "
               f"{rec.wall_time:7.2f}s  ({rec.ended_by})", flush=True)
     if scores:
         print(f"{agent.name} on {env.info.id}: mean {sum(scores) / len(scores):.2f} over {len(scores)} episodes")
+    if store is not None:
+        print(f"stored {len(scores)} episodes in {store.path}")
+        store.close()
     if args.save:
         agent.save(args.save)
         print(f"saved {args.save}")

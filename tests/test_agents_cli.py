@@ -33,3 +33,13 @@ def test_uct_and_bfs_run(capsys, ale_roms):
     assert run_main(["bfs", "boxing", "--budget", "200", "--frames-cap", "50"]) == 0
     out = capsys.readouterr().out
     assert "uct on boxing" in out and "bfs on boxing" in out
+
+
+def test_run_writes_episodes_to_the_store(tmp_path, capsys, ale_roms):
+    from agents.evaluation.store import Store
+
+    db = tmp_path / "scores.db"
+    assert run_main(["const:0", "pong", "--episodes", "2", "--frames-cap", "200", "--store", str(db)]) == 0
+    eps = Store(db).episodes(game="pong")
+    assert [e.player for e in eps] == ["agent:const:0"] * 2
+    assert len(eps) == 2 and all(e.frames == 200 and e.ended_by == "truncated" for e in eps)
