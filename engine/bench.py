@@ -6,6 +6,7 @@ the timing (each engine first plays a short warm-up). Also times clone+restore r
 """
 from __future__ import annotations
 
+import os
 import statistics
 import time
 
@@ -79,6 +80,58 @@ def bench_ale(game: str, frames: int, frameskip: int) -> tuple[float, float]:
     return fps, us
 
 
+VECTOR_GAMES = ["pong", "breakout", "seaquest"]
+
+
+def bench_vector_ours(game: str, num_envs: int, steps: int) -> float:
+    from .vector import VectorEnv
+
+    v = VectorEnv(game, num_envs, obs_type="grayscale", frameskip=4, repeat_action_probability=0.0)
+    rng = np.random.default_rng(0)
+    acts = rng.integers(len(v.action_set), size=(steps + 20, num_envs))
+    for k in range(20):  # warm-up (compile, caches)
+        v.step(acts[k])
+    t = time.perf_counter()
+    for k in range(steps):
+        v.step(acts[20 + k])
+    return steps * num_envs * 4 / (time.perf_counter() - t)
+
+
+def bench_vector_ale(game: str, num_envs: int, steps: int) -> float:
+    """ale-py's threaded AtariVectorEnv with its preprocessing switched off where it allows, so both sides
+    produce full-size grayscale frames."""
+    from ale_py.vector_env import AtariVectorEnv
+
+    v = AtariVectorEnv(game, num_envs, frameskip=4, repeat_action_probability=0.0, img_height=210, img_width=160,
+                       grayscale=True, stack_num=1, maxpool=False, noop_max=0, use_fire_reset=False,
+                       reward_clipping=False)
+    v.reset(seed=0)
+    rng = np.random.default_rng(0)
+    n = v.single_action_space.n
+    acts = rng.integers(n, size=(steps + 20, num_envs))
+    for k in range(20):
+        v.step(acts[k])
+    t = time.perf_counter()
+    for k in range(steps):
+        v.step(acts[20 + k])
+    dt = time.perf_counter() - t
+    v.close()
+    return steps * num_envs * 4 / dt
+
+
+def main_vector(num_envs: int, steps: int) -> list[float]:
+    print(f"\nbatched: {num_envs} environments on {os.cpu_count()} cores, frame skip 4, {steps} steps, grayscale")
+    print(f"{'game':<20} {'ours f/s':>10} {'AtariVectorEnv':>15} {'ratio':>7}")
+    ratios = []
+    for g in VECTOR_GAMES:
+        ours = bench_vector_ours(g, num_envs, steps)
+        theirs = bench_vector_ale(g, num_envs, steps)
+        ratios.append(ours / theirs)
+        print(f"{g:<20} {ours:10.0f} {theirs:15.0f} {ours / theirs:6.2f}x", flush=True)
+    print(f"median batched ratio ours/ale-py: {statistics.median(ratios):.2f}x")
+    return ratios
+
+
 def main(args) -> int:
     games = args.games or DEFAULT_GAMES
     print(f"frames per game: {args.frames}, frame skip {args.frameskip}, random minimal-set actions")
@@ -91,4 +144,7 @@ def main(args) -> int:
         print(f"{g:<20} {ours:10.0f} {theirs:11.0f} {ours / theirs:6.2f}x {our_us:17.2f}µs {their_us:7.2f}µs",
               flush=True)
     print(f"median ratio ours/ale-py: {statistics.median(ratios):.2f}x over {len(games)} games")
+    if getattr(args, "vector_envs", 0) != 0:
+        n = args.vector_envs if args.vector_envs > 0 else 4 * (os.cpu_count() or 1)
+        main_vector(n, args.vector_steps)
     return 0

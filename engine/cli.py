@@ -125,6 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--seconds", type=float, default=60.0, help="(--app) how long to run")
     b.add_argument("--no-cold", action="store_true", help="(--app) skip the cold-start measurement")
     b.add_argument("--json", action="store_true")
+    b.add_argument("--vector-envs", type=int, default=-1,
+                   help="batched comparison with N environments (default 4 per core, 0 = skip)")
+    b.add_argument("--vector-steps", type=int, default=500)
     b.add_argument("--agents", action="store_true", help="UCT decision time vs ale-py, SARSA steps/s")
     b.add_argument("agent_args", nargs="*", help="(--agents) options for agents.bench, after `--`")
     b.set_defaults(func=_cmd_bench)

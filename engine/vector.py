@@ -12,7 +12,7 @@ from numba import njit, prange
 
 from . import ale_core
 from .env import Env, paddle_delta
-from .layout import E_EPFRAME, E_FRAME, FB_SIZE, RAM0, T_FBCUR
+from .layout import E_EPFRAME, E_FRAME, E_FRAMESKIP, FB_SIZE, RAM0, T_FBCUR, T_LASTUPD, T_STOPDISP
 from .palettes import NTSC, NTSC_GRAY, PAL, PAL_GRAY
 
 OBS_RGB, OBS_GRAY, OBS_RAM, OBS_NONE = range(4)
@@ -20,7 +20,7 @@ OBS_RGB, OBS_GRAY, OBS_RAM, OBS_NONE = range(4)
 
 @njit(cache=True, nogil=True, parallel=True, _nrt=False)
 def _step_all(S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, lives, frames, obs, obs_kind,
-              height, rgb_lut, gray_lut):
+              height, rgb_lut, gray_lut, SNAP, RSNAP, drawall):
     n = S.shape[0]
     for i in prange(n):
         s = S[i]
@@ -29,9 +29,27 @@ def _step_all(S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, live
             ale_core.env_reset(s, rom, fb, R[i])
             rewards[i] = 0
             done[i] = 0
+        elif obs_kind > OBS_GRAY:
+            # RAM observations: no pixel is ever looked at (collisions are still computed)
+            rewards[i] = ale_core.act(s, rom, fb, R[i], actions[i], ale_core.PLAYER_B_NOOP, deltas[i], 0, 0)
+        elif drawall[i]:
+            rewards[i] = ale_core.act(s, rom, fb, R[i], actions[i], ale_core.PLAYER_B_NOOP, deltas[i], 0, 1 << 30)
         else:
-            draw = 1 << 30 if obs_kind <= OBS_GRAY else 0
-            rewards[i] = ale_core.act(s, rom, fb, R[i], actions[i], ale_core.PLAYER_B_NOOP, deltas[i], 0, draw)
+            # Draw only the observed last frame, as Env.act does; when that frame ended early or did not
+            # cover the window (older frames' rows would show), replay the step with every frame drawn.
+            SNAP[i, :] = s
+            RSNAP[i, :] = R[i]
+            f0 = s[E_FRAME]
+            r = ale_core.act(s, rom, fb, R[i], actions[i], ale_core.PLAYER_B_NOOP, deltas[i], 0, 1)
+            ran = s[E_FRAME] - f0
+            skip = s[E_FRAMESKIP]
+            if ran > 0 and (ran < skip or s[T_LASTUPD] < s[T_STOPDISP]):
+                if ran == skip:
+                    drawall[i] = 1
+                s[:] = SNAP[i]
+                R[i][:] = RSNAP[i]
+                r = ale_core.act(s, rom, fb, R[i], actions[i], ale_core.PLAYER_B_NOOP, deltas[i], 0, 1 << 30)
+            rewards[i] = r
         term = s[ale_core.G_TERMINAL] != 0
         trunc = ale_core.is_truncated(s) and not term
         terms[i] = term
@@ -109,6 +127,9 @@ class VectorEnv:
         self.lives = np.zeros(num_envs, dtype=np.int64)
         self.frames = np.zeros((num_envs, 2), dtype=np.int64)
         self._deltas = np.full(num_envs, paddle_delta(1.0), dtype=np.int64)
+        self._snap = np.zeros_like(self.S)
+        self._rsnap = np.zeros_like(self.R)
+        self._drawall = np.zeros(num_envs, dtype=np.int64)
         self.reset()
 
     def observations(self) -> np.ndarray:
@@ -134,7 +155,7 @@ class VectorEnv:
             raise ValueError(f"action indices must be in [0, {len(self.action_set)})")
         _step_all(self.S, self.rom, self.FB, self.R, self.action_set[idx], self._deltas, self.done, self.rewards,
                   self.terms, self.truncs, self.lives, self.frames, self.obs, self.obs_kind, self.height,
-                  self.rgb_lut, self.gray_lut)
+                  self.rgb_lut, self.gray_lut, self._snap, self._rsnap, self._drawall)
         return self.observations(), self.rewards.copy(), self.terms.copy(), self.truncs.copy(), self.lives.copy()
 
 

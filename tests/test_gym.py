@@ -63,10 +63,11 @@ def test_standard_training_snippet_runs_unchanged():
     assert obs.shape == (4, 84, 84)
 
 
-def test_vector_env_matches_single_envs():
+@pytest.mark.parametrize("game", ["breakout", "journey_escape"])   # journey_escape draws short frames
+def test_vector_env_matches_single_envs(game):
     n = 3
-    vec = VectorEnv("breakout", n, obs_type="grayscale", frameskip=4, repeat_action_probability=0.25, seed=10)
-    singles = [Env("breakout", frameskip=4, repeat_action_probability=0.25, seed=10 + i) for i in range(n)]
+    vec = VectorEnv(game, n, obs_type="grayscale", frameskip=4, repeat_action_probability=0.25, seed=10)
+    singles = [Env(game, frameskip=4, repeat_action_probability=0.25, seed=10 + i) for i in range(n)]
     rng = np.random.default_rng(0)
     for s in singles:
         s.reset()
