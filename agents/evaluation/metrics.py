@@ -124,21 +124,34 @@ def stratified_bootstrap_ci(matrix, stat: Callable = iqm, reps: int = 2000, leve
     """(point, low, high) of ``stat`` over a (runs, games) matrix of normalised scores.
 
     Stratified: each replicate resamples runs with replacement *within every game* (the strata), so each
-    game keeps its weight — rliable's recipe for few runs on many tasks. Percentile interval."""
+    game keeps its weight — rliable's recipe for few runs on many tasks. Percentile interval. Games whose
+    column is NaN (empty normalisation range) are left out."""
     m = np.asarray(matrix, float)
     if m.ndim == 1:
         m = m[:, None]
+    m = m[:, ~np.all(np.isnan(m), axis=0)]
     n, g = m.shape
     point = stat(m)
-    if n < 2:
+    if n < 2 or g == 0:
         return point, float("nan"), float("nan")
     rng = np.random.default_rng(seed)
     idx = rng.integers(0, n, size=(reps, n, g))
-    cols = np.arange(g)[None, None, :]
-    boots = np.array([stat(m[idx[b], cols[0]]) for b in range(reps)])
+    boots_in = m[idx, np.arange(g)[None, None, :]].reshape(reps, n * g)
+    vec = _VECTORISED.get(stat)
+    if vec is not None and not np.isnan(boots_in).any():
+        boots = vec(boots_in)   # one numpy call for all replicates (reports bootstrap dozens of agents)
+    else:
+        boots = np.array([stat(b) for b in boots_in])
     a = (1 - level) / 2
     lo, hi = np.nanquantile(boots, [a, 1 - a])
     return point, float(lo), float(hi)
+
+
+_VECTORISED = {
+    _nanmean: lambda b: b.mean(axis=1),
+    _nanmedian: lambda b: np.median(b, axis=1),
+    iqm: lambda b: stats.trim_mean(b, 0.25, axis=1),
+}
 
 
 def score_distribution(per_game: Sequence[float], xs: Sequence[float]) -> np.ndarray:
