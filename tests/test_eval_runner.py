@@ -172,3 +172,25 @@ def test_report_unknown_run(tmp_path, capsys):
 
     assert report_main(["missing", "--store", str(tmp_path / "s.sqlite3")]) == 2
     assert "no run named 'missing'" in capsys.readouterr().err
+
+
+def test_shipped_baselines_roundtrip(tmp_path, monkeypatch, capsys):
+    from agents.evaluation import report as REP
+    from agents.evaluation.cli import eval_main, report_main
+
+    toml = tmp_path / "t.toml"
+    toml.write_text('[protocol.tb]\nframeskip = 5\nmax_frames = 200\ngames = ["Freeway"]\n')
+    db = str(tmp_path / "s.sqlite3")
+    assert eval_main(["tb", "--protocol-file", str(toml), "--agents", "random,const:0,perturb:2", "--run", "b",
+                      "--store", db, "--workers", "0"]) == 0
+    monkeypatch.setattr(REP, "SHIPPED_DIR", tmp_path)
+    assert report_main(["b", "--store", db, "--out", str(tmp_path / "r"), "--bootstrap", "20",
+                        "--save-baselines", str(tmp_path / "baselines_tb.csv")]) == 0
+    shipped = REP.shipped_baselines("tb")
+    assert set(shipped) == {"random", "const:0", "perturb:2"} and set(shipped["random"]) == {"freeway"}
+    # another run of the protocol without baselines normalises by the shipped table
+    assert eval_main(["tb", "--protocol-file", str(toml), "--agents", "const:1", "--run", "x", "--store", db,
+                      "--workers", "0"]) == 0
+    assert report_main(["x", "--store", db, "--out", str(tmp_path / "rx"), "--bootstrap", "20"]) == 0
+    page = (tmp_path / "rx" / "index.html").read_text()
+    assert "resources/baselines_tb.csv" in page and "baseline-normalised" in page

@@ -124,6 +124,9 @@ def report_main(argv) -> int:
     p.add_argument("--baselines", help="run holding the 37 baseline policies (default: this run's own)")
     p.add_argument("--store", help="database file (default: the user data folder)")
     p.add_argument("--bootstrap", type=_positive, default=1000, help="bootstrap replicates (default 1000)")
+    p.add_argument("--save-baselines", dest="save_baselines", metavar="FILE",
+                   help="also write the run's baseline policies' per-game means as a table reports can ship "
+                        "(resources/baselines_<protocol>.csv)")
     try:
         a = p.parse_args(list(argv))
     except _Usage as e:
@@ -147,6 +150,12 @@ def report_main(argv) -> int:
     if not rd.samples:
         print(f"arcade-lab report: run {a.run!r} has no finished episodes yet", file=sys.stderr)
         return 2
+    if a.save_baselines:
+        n = REP.save_baselines(rd, a.save_baselines)
+        if not n:
+            print(f"arcade-lab report: run {a.run!r} holds none of the 37 baseline policies", file=sys.stderr)
+            return 2
+        print(f"wrote {n} baseline rows to {a.save_baselines}")
     out = Path(a.out or f"report-{a.run}")
     path = REP.build(rd, out, baselines=base, reps=a.bootstrap)
     print(f"wrote {path} (and CSVs in {out})")

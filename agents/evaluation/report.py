@@ -20,6 +20,7 @@ BASELINE_SPECS = ["random"] + [f"const:{a}" for a in range(18)] + [f"perturb:{a}
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
            "#17becf"]
 MAX_PLOTTED = 10
+SHIPPED_DIR = Path(__file__).resolve().parents[2] / "resources"
 
 
 @dataclass
@@ -70,17 +71,48 @@ def load_run(store, name: str) -> RunData:
     return rd
 
 
-def baseline_ranges(rd: RunData) -> dict[str, dict]:
-    """Per game: min/max of the baseline policies' mean scores and which policies reach them."""
-    means = rd.means()
+def baseline_ranges(rd: "RunData | dict") -> dict[str, dict]:
+    """Per game: min/max of the baseline policies' mean scores and which policies reach them.
+    ``rd``: a run, or {policy: {game: mean}} (the shipped table)."""
+    means = rd.means() if isinstance(rd, RunData) else rd
+    games = sorted({g for m in means.values() for g in m})
     out = {}
-    for g in rd.games:
+    for g in games:
         b = {a: means[a][g] for a in BASELINE_SPECS if a in means and g in means[a]}
         if not b:
             continue
         lo_a, hi_a = min(b, key=b.get), max(b, key=b.get)
         out[g] = {"min": b[lo_a], "max": b[hi_a], "argmin": lo_a, "argmax": hi_a, "n_policies": len(b)}
     return out
+
+
+def shipped_baselines(protocol: str) -> dict[str, dict[str, float]]:
+    """{policy: {game: mean}} from resources/baselines_<protocol>.csv (our own 37 baseline policies, run by
+    `arcade-lab eval <protocol> --agents baselines`), or {} when there is none."""
+    path = SHIPPED_DIR / f"baselines_{protocol}.csv"
+    if not path.exists():
+        return {}
+    out: dict = {}
+    with open(path, newline="", encoding="utf-8") as f:
+        for r in csv.DictReader(line for line in f if not line.startswith("#")):
+            out.setdefault(r["policy"], {})[r["game"]] = float(r["mean"])
+    return out
+
+
+def save_baselines(rd: RunData, path) -> int:
+    """Write the baseline policies' per-game mean scores of ``rd`` as a shipped table; rows written."""
+    rows = [[a, g, float(v.mean()), float(v.std(ddof=1)) if v.size > 1 else 0.0, v.size]
+            for a in BASELINE_SPECS if a in rd.samples for g, v in sorted(rd.samples[a].items())]
+    eps = {g: len(e) for g, e in rd.episodes.get("random", {}).items()}
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        f.write(f"# ALE 2013 baseline policies (Random per frame, Const x18, Perturb x18, epsilon 0.05) under protocol "
+                f"{rd.protocol}: mean score per game, from Arcade Lab run {rd.name!r} ({rd.spec.get('protocol', {}).get('max_frames')}"
+                f"-frame cap; Random episodes per game: {eps}). Regenerate with `arcade-lab eval {rd.protocol} "
+                f"--agents baselines ...` then `arcade-lab report RUN --save-baselines FILE`.\n")
+        w = csv.writer(f)
+        w.writerow(["policy", "game", "mean", "sd", "n"])
+        w.writerows(rows)
+    return len(rows)
 
 
 def compared_agents(rd: RunData) -> list[str]:
@@ -242,15 +274,22 @@ def build(rd: RunData, out_dir, baselines: RunData | None = None, reps: int = 10
                                                  if g in means[a] else "–" for a in shown] for g in games]))
 
     # baseline ranges (from this run's 37 policies, or another run's)
+    # which baseline range: --baselines RUN, else this run's own when it holds all 37 policies, else the
+    # shipped table of the protocol, else whatever part of the 37 this run has (flagged as partial)
     src = baselines or rd
     br = baseline_ranges(src)
+    src_name = src.name
+    if baselines is None and not all(r["n_policies"] == len(BASELINE_SPECS) for r in br.values()) or not br:
+        shipped = {g: r for g, r in baseline_ranges(shipped_baselines(rd.protocol)).items() if g in games}
+        if shipped:
+            br, src_name = shipped, f"resources/baselines_{rd.protocol}.csv"
     if br:
         _write_csv(out / "baseline_ranges.csv", ["game", "min", "max", "argmin", "argmax", "n_policies"],
                    [[g, r["min"], r["max"], r["argmin"], r["argmax"], r["n_policies"]] for g, r in br.items()])
         note = "" if all(r["n_policies"] == 37 for r in br.values()) else \
             " <b>Not all 37 baseline policies are present: the range is partial.</b>"
         secs.append(f"<h2>Baseline ranges</h2><p>Min and max mean score of the ALE 2013 baseline policies "
-                    f"(Random, Const×18, Perturb×18) from run <code>{_esc(src.name)}</code>.{note}</p>" +
+                    f"(Random, Const×18, Perturb×18) from <code>{_esc(src_name)}</code>.{note}</p>" +
                     _table(["game", "min", "max", "worst policy", "best policy", "policies"],
                            [[g, _fmt(r["min"]), _fmt(r["max"]), r["argmin"], r["argmax"], r["n_policies"]]
                             for g, r in br.items()]))
