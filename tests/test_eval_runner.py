@@ -194,3 +194,30 @@ def test_shipped_baselines_roundtrip(tmp_path, monkeypatch, capsys):
     assert report_main(["x", "--store", db, "--out", str(tmp_path / "rx"), "--bootstrap", "20"]) == 0
     page = (tmp_path / "rx" / "index.html").read_text()
     assert "resources/baselines_tb.csv" in page and "baseline-normalised" in page
+
+
+def ctrl_c_on_asterix(env, seed):
+    if env.info.id == "asterix":
+        raise KeyboardInterrupt  # what Ctrl-C does in the middle of a run
+    return R.resolve_agent("const:0", env, seed)
+
+
+def test_interrupted_run_resumes(tmp_path):
+    p = P.Protocol(name="tiny", games=("freeway", "asterix"), frameskip=5, max_frames=100, trials=2)
+    spec = f"py:{__name__}:ctrl_c_on_asterix"
+    with Store(tmp_path / "s.sqlite3") as st:
+        first = R.evaluate(st, p, [spec], p.games, run_name="k", workers=0, progress=io.StringIO())
+        assert first.interrupted and first.ran == [f"{spec}|freeway|t0", f"{spec}|freeway|t1"]
+        assert st.run("k")["status"] == "interrupted"
+        second = R.evaluate(st, p, ["const:0"], p.games, run_name="k2", workers=0, progress=io.StringIO())
+        assert second.complete
+        # resuming the interrupted run (the agent now behaves) runs only the two missing tasks
+        global ctrl_c_on_asterix
+        saved = ctrl_c_on_asterix
+        ctrl_c_on_asterix = lambda env, seed: R.resolve_agent("const:0", env, seed)  # noqa: E731
+        try:
+            third = R.evaluate(st, p, [spec], p.games, run_name="k", workers=0, progress=io.StringIO())
+        finally:
+            ctrl_c_on_asterix = saved
+        assert third.skipped == 2 and sorted(third.ran) == [f"{spec}|asterix|t0", f"{spec}|asterix|t1"]
+        assert third.complete and len(st.episodes(run_id=first.run_id)) == 4

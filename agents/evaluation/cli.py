@@ -70,6 +70,8 @@ def eval_main(argv) -> int:
     except _Usage as e:
         print(e, file=sys.stderr)
         return 2
+    except SystemExit as e:  # --help
+        return int(e.code or 0)
     try:
         proto = P.get(a.protocol, a.protocol_file)
         over = {"episodes": a.episodes, "trials": a.trials}
@@ -132,6 +134,8 @@ def report_main(argv) -> int:
     except _Usage as e:
         print(e, file=sys.stderr)
         return 2
+    except SystemExit as e:  # --help
+        return int(e.code or 0)
     from . import report as REP
     from .store import Store, StoreError
 
