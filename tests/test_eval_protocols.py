@@ -9,7 +9,7 @@ from agents.evaluation import protocols as P
 def test_ale2013():
     p = P.get("ale2013")
     assert (p.frameskip, p.repeat_action_probability, p.max_frames) == (5, 0.0, 18000)
-    assert p.full_action_space and p.termination == "game_over"
+    assert p.full_action_space and p.termination == "game_over" and p.per_frame_agents
     assert p.sets["training"] == ("asterix", "beam_rider", "freeway", "seaquest", "space_invaders")
     assert len(p.sets["test"]) == 50 and not set(p.sets["test"]) & set(p.sets["training"])
     assert len(p.games) == 55
@@ -30,7 +30,7 @@ def test_ataribench2026():
     assert len(p.games) == 20 and "laser_gates" in p.games and "pacman" in p.games
     assert p.termination == "fixed_horizon" and p.horizon_frames == 1800
     assert p.frameskip == 6                    # 10 Hz at 60 frames per second
-    assert p.repeat_action_probability == 0.0
+    assert p.repeat_action_probability == 0.0 and not p.per_frame_agents
     assert p.seeds == tuple(range(10)) and p.n_trials == 10
     assert [p.env_seed(t) for t in range(3)] == [0, 1, 2]
     assert p.with_overrides(trials=3).seeds == (0, 1, 2)

@@ -11,6 +11,7 @@ from agents.evaluation import runner as R
 from agents.evaluation.store import Store
 
 TINY = P.Protocol(name="tiny", games=("freeway", "asterix"), frameskip=5, max_frames=300, full_action_space=True,
+                  per_frame_agents=True,
                   trials=2, episodes=1)
 AGENTS = ["random", "const:0", "perturb:1"]          # 3 agents × 2 games × 2 trials = 12 tasks
 
@@ -101,6 +102,8 @@ def test_fixed_horizon(tmp_path):
         const = [e for e in eps if e.player == "agent:const:1"][0]
         # FIRE forever in Breakout loses all five balls well inside 1000 frames: the game was reset, not ended
         assert const.extra["resets"] >= 1 and const.ended_by == "truncated"
+        # AtariBench-style protocols run Random at the control rate, not per frame
+        assert all(e.frameskip == 6 for e in eps)
 
 
 def _ray_or_skip():

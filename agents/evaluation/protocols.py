@@ -38,6 +38,7 @@ class Protocol:
     seeds: tuple[int, ...] = ()
     frame_thresholds: tuple[int, ...] = ()
     last_n: int = 100
+    per_frame_agents: bool = False               # honour agents' per_frame flag (ALE 2013's Random)
     sets: dict = field(default_factory=dict, compare=False)  # name -> tuple of game ids
 
     @property
@@ -75,7 +76,7 @@ class Protocol:
 
     def describe(self) -> dict:
         d = {k: getattr(self, k) for k in ("name", "title", "frameskip", "repeat_action_probability", "max_frames",
-                                           "termination", "horizon_frames", "full_action_space", "trials",
+                                           "termination", "horizon_frames", "full_action_space", "per_frame_agents", "trials",
                                            "episodes", "training_episodes", "seeds", "frame_thresholds", "last_n")}
         d["games"] = list(self.games)
         d["seeds"] = list(self.seeds)
@@ -118,6 +119,7 @@ def game_id(name: str) -> str:
 # -- loading ------------------------------------------------------------------------------------------
 _INT_KEYS = ("frameskip", "max_frames", "horizon_frames", "trials", "episodes", "training_episodes", "last_n")
 _KNOWN = set(_INT_KEYS) | {"title", "source", "repeat_action_probability", "termination", "full_action_space",
+                           "per_frame_agents",
                            "seeds", "frame_thresholds", "games", "sets"}
 
 
@@ -152,8 +154,9 @@ def _from_table(name: str, t: dict, origin: str) -> Protocol:
             kw[k] = str(t[k]).strip()
     if "repeat_action_probability" in t:
         kw["repeat_action_probability"] = float(t["repeat_action_probability"])
-    if "full_action_space" in t:
-        kw["full_action_space"] = bool(t["full_action_space"])
+    for k in ("full_action_space", "per_frame_agents"):
+        if k in t:
+            kw[k] = bool(t[k])
     for k in ("seeds", "frame_thresholds"):
         if k in t:
             kw[k] = tuple(int(x) for x in t[k])

@@ -203,9 +203,10 @@ def _play(task: Task) -> Iterable[EpisodeRecord]:
               max_num_frames_per_episode=p.max_frames if p.termination == "game_over" else 0,
               full_action_space=p.full_action_space, seed=task.env_seed)
     agent = resolve_agent(task.agent, env, task.agent_seed)
-    per_frame = bool(getattr(agent, "per_frame", False))
+    per_frame = p.per_frame_agents and bool(getattr(agent, "per_frame", False))
     if per_frame:
-        # e.g. ALE 2013's Random: a decision every emulated frame, whatever the protocol's frame skip
+        # ALE 2013's Random: a decision every emulated frame, whatever the protocol's frame skip (protocols
+        # that define their random baseline at the control rate, like AtariBench's, leave this off)
         # (the env has no frame-skip setter; its register is what Env.__init__ writes)
         from engine.layout import E_FRAMESKIP
 
