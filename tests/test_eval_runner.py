@@ -36,8 +36,26 @@ def test_expand():
     assert {t.env_seed for t in tasks} == {0, 1}
     with pytest.raises(ValueError, match="unknown agent"):
         R.check_agent_spec("sarsa-nonexistent")
+    with pytest.raises(ValueError, match="unknown agent|0..17"):
+        R.check_agent_spec("const:18")
+    R.check_agent_spec("perturb:17")
+
+
+def test_fallback_baselines_without_the_agents_package(monkeypatch):
+    from agents.evaluation import _baselines_fallback as FB
+
+    monkeypatch.setattr(R, "_registry", lambda: FB.make_agent)
+    R.check_agent_spec("const:3")
     with pytest.raises(ValueError, match="0..17"):
         R.check_agent_spec("const:18")
+    with pytest.raises(ValueError, match="unknown agent"):
+        R.check_agent_spec("bogus")
+    r = R.resolve_agent("random", None, 1)
+    assert r.frames_per_action == 1
+    p = R.resolve_agent("perturb:4", None, 1)
+    p.actions = list(range(18))
+    acts = [p.step(0.0, None) for _ in range(2000)]
+    assert 0.93 < acts.count(4) / len(acts) < 0.97 + 0.05 / 18   # 95% kept (+ random picks of 4)
 
 
 def test_episodes_follow_the_protocol(tmp_path):

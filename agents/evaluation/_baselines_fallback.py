@@ -1,9 +1,10 @@
 """Stand-in for ``agents.baselines`` (written on the agents branch) so evaluation runs before the merge.
 
 The three baseline policies of ALE 2013 (Sec. 3.1.3), nothing more:
-  random      uniform over the action set, a new choice **every frame** (``per_frame = True``: the runner
+  random      uniform over the action set, a new choice **every frame** (the runner
               then drives the environment with frame skip 1 and calls the agent once per emulated frame,
-              whatever the protocol's frame skip — that is how the paper's Random is defined);
+              whatever the protocol's frame skip — that is how the paper's Random is defined; the flag is
+              ``frames_per_action = 1``, the agents package's convention);
   const:A     always action A;
   perturb:A   action A, but with probability 0.05 a uniformly random action (decided at each decision).
 Specs "const"/"perturb" without an action mean all 18 (the runner expands them).
@@ -17,7 +18,7 @@ PERTURB_EPSILON = 0.05
 
 class Random(BaseAgent):
     name = "random"
-    per_frame = True
+    frames_per_action = 1
 
     def _pick(self) -> int:
         return int(self.actions[self.rng.integers(len(self.actions))])

@@ -299,7 +299,13 @@ def build(rd: RunData, out_dir, baselines: RunData | None = None, reps: int = 10
     nrows, arows = [], []
     figs = []
     for kind, per_agent in norm.items():
-        plotted = list(per_agent)[:MAX_PLOTTED]
+        # figures show at most MAX_PLOTTED agents: the best by mean normalised score, random always kept
+        def _avg(a):
+            v = [np.nanmean(x) for x in per_agent[a].values() if np.any(~np.isnan(x))]
+            return float(np.mean(v)) if v else -math.inf
+        plotted = sorted(per_agent, key=_avg, reverse=True)[:MAX_PLOTTED]
+        if "random" in per_agent and "random" not in plotted:
+            plotted[-1] = "random"
         agg_rows = {k: [] for k in M.AGGREGATES}
         for a, per_game in per_agent.items():
             for g, v in per_game.items():

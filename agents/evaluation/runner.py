@@ -71,17 +71,31 @@ def expand_agents(specs: Iterable[str] | str) -> list[str]:
 
 
 def check_agent_spec(spec: str) -> None:
-    """Raise ValueError for a spec that cannot name an agent (checked before any task starts)."""
+    """Raise ValueError for a spec that cannot name an agent — before any task starts, so a typo does not
+    become thousands of failed tasks."""
     if spec.startswith("py:"):
         mod, _, attr = spec[3:].rpartition(":")
         if not mod or not attr:
             raise ValueError(f"agent {spec!r}: expected py:package.module:factory")
         return
     reg = _registry()
-    from . import _baselines_fallback
+    listing = getattr(importlib.import_module(reg.__module__), "agent_specs", None)
+    if listing is not None:
+        known = listing()
+        if spec.strip().lower() not in known:
+            raise ValueError(f"unknown agent {spec!r}; known: {', '.join(_compact(known))}")
+        return
+    reg(spec, None, 0)  # the fallback builds its agents without an env and raises ValueError for typos
 
-    if reg is _baselines_fallback.make_agent:
-        reg(spec, None, 0)  # the fallback builds its agents without an env
+
+def _compact(specs: list[str]) -> list[str]:
+    out = []
+    for s in specs:
+        k, _, a = s.partition(":")
+        short = f"{k}:A" if a.isdigit() else s
+        if short not in out:
+            out.append(short)
+    return out
 
 
 # -- tasks --------------------------------------------------------------------------------------------
@@ -203,7 +217,10 @@ def _play(task: Task) -> Iterable[EpisodeRecord]:
               max_num_frames_per_episode=p.max_frames if p.termination == "game_over" else 0,
               full_action_space=p.full_action_space, seed=task.env_seed)
     agent = resolve_agent(task.agent, env, task.agent_seed)
-    per_frame = p.per_frame_agents and bool(getattr(agent, "per_frame", False))
+    # agents that decide more often than the protocol's frame skip say so with frames_per_action (the
+    # agents package's convention: Random has 1)
+    fpa = getattr(agent, "frames_per_action", None)
+    per_frame = p.per_frame_agents and fpa == 1
     if per_frame:
         # ALE 2013's Random: a decision every emulated frame, whatever the protocol's frame skip (protocols
         # that define their random baseline at the control rate, like AtariBench's, leave this off)
@@ -226,6 +243,8 @@ def _play(task: Task) -> Iterable[EpisodeRecord]:
             score, frames, steps, lost, ended, trace = _episode_game_over(env, agent, p, decision_frames)
             extra = {}
         if i < n_train:
+            if i == n_train - 1:
+                agent.learning = False  # ALE 2013: evaluation episodes run with learning switched off
             continue
         extra.update(trial=task.trial, episode=i - n_train, agent_seed=task.agent_seed, per_frame=per_frame)
         if p.termination == "fixed_horizon":
