@@ -242,3 +242,42 @@ def test_interrupted_run_resumes(tmp_path):
             ctrl_c_on_asterix = saved
         assert third.skipped == 2 and sorted(third.ran) == [f"{spec}|asterix|t0", f"{spec}|asterix|t1"]
         assert third.complete and len(st.episodes(run_id=first.run_id)) == 4
+
+
+class _Learner:
+    """Counts episodes and remembers whether it was learning in each."""
+
+    name = "learner"
+    made: list = []
+
+    def __init__(self):
+        self.learning = True
+        self.actions = list(range(18))
+        self.log = []
+        _Learner.made.append(self)
+
+    def begin_episode(self, obs):
+        self.log.append(self.learning)
+        return 0
+
+    def step(self, reward, obs):
+        return 0
+
+    def end_episode(self, reward):
+        pass
+
+
+def make_learner(env, seed):
+    return _Learner()
+
+
+def test_learning_agents_train_first(tmp_path):
+    p = P.Protocol(name="t", games=("freeway",), frameskip=5, max_frames=50, episodes=2, training_episodes=3)
+    _Learner.made.clear()
+    with Store(tmp_path / "s.sqlite3") as st:
+        res = R.evaluate(st, p, [f"py:{__name__}:make_learner", "const:0"], p.games, run_name="l", workers=0,
+                         progress=io.StringIO())
+        eps = st.episodes(run_id=res.run_id)
+        assert [e.extra["episode"] for e in eps if "learner" in e.player] == [0, 1]      # only recorded ones
+        assert len([e for e in eps if e.player == "agent:const:0"]) == 2                # fixed policies: no training
+    assert _Learner.made[0].log == [True, True, True, False, False]
