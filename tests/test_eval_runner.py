@@ -281,3 +281,14 @@ def test_learning_agents_train_first(tmp_path):
         assert [e.extra["episode"] for e in eps if "learner" in e.player] == [0, 1]      # only recorded ones
         assert len([e for e in eps if e.player == "agent:const:0"]) == 2                # fixed policies: no training
     assert _Learner.made[0].log == [True, True, True, False, False]
+
+
+def test_frame_budget_trials(tmp_path):
+    # Machado-style: episodes until the budget is reached, the crossing episode included, all recorded
+    p = P.get("machado2018").with_overrides(frame_budget=700, max_frames=300, trials=1)
+    assert P.get("machado2018").frame_budget == 200_000_000
+    with Store(tmp_path / "s.sqlite3") as st:
+        res = R.evaluate(st, p, ["const:0"], ["freeway"], run_name="m", workers=0, progress=io.StringIO())
+        eps = st.episodes(run_id=res.run_id)
+        assert [e.frames for e in eps] == [300, 300, 300] and [e.extra["episode"] for e in eps] == [0, 1, 2]
+        assert {e.repeat_action_probability for e in eps} == {0.25}

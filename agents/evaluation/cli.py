@@ -49,6 +49,8 @@ def eval_parser() -> argparse.ArgumentParser:
     p.add_argument("--trials", type=_positive, help="trials per agent and game (seed-listed protocols: first N seeds)")
     p.add_argument("--frames-cap", type=_positive, dest="frames_cap",
                    help="per-episode frame cap (fixed-horizon protocols: the window length)")
+    p.add_argument("--frame-budget", type=_nonneg, dest="frame_budget",
+                   help="frames per trial (Machado: episodes until the budget; 0 = use --episodes)")
     p.add_argument("--run", help="run name (an existing name resumes it)")
     p.add_argument("--seed", type=_nonneg, default=0, help="base seed (trial t uses environment seed base+t)")
     p.add_argument("--workers", type=_nonneg, help="worker processes (default: CPU count; 0 = in this process)")
@@ -74,7 +76,7 @@ def eval_main(argv) -> int:
         return int(e.code or 0)
     try:
         proto = P.get(a.protocol, a.protocol_file)
-        over = {"episodes": a.episodes, "trials": a.trials}
+        over = {"episodes": a.episodes, "trials": a.trials, "frame_budget": a.frame_budget}
         if a.frames_cap:
             over["horizon_frames" if proto.termination == "fixed_horizon" else "max_frames"] = a.frames_cap
         proto = proto.with_overrides(**over)

@@ -38,6 +38,7 @@ class Protocol:
     seeds: tuple[int, ...] = ()
     frame_thresholds: tuple[int, ...] = ()
     last_n: int = 100
+    frame_budget: int = 0                        # >0: a trial plays episodes until this many frames (Machado)
     per_frame_agents: bool = False               # honour agents' per_frame flag (ALE 2013's Random)
     sets: dict = field(default_factory=dict, compare=False)  # name -> tuple of game ids
 
@@ -77,7 +78,8 @@ class Protocol:
     def describe(self) -> dict:
         d = {k: getattr(self, k) for k in ("name", "title", "frameskip", "repeat_action_probability", "max_frames",
                                            "termination", "horizon_frames", "full_action_space", "per_frame_agents", "trials",
-                                           "episodes", "training_episodes", "seeds", "frame_thresholds", "last_n")}
+                                           "episodes", "training_episodes", "seeds", "frame_thresholds", "last_n",
+                                           "frame_budget")}
         d["games"] = list(self.games)
         d["seeds"] = list(self.seeds)
         d["frame_thresholds"] = list(self.frame_thresholds)
@@ -117,7 +119,8 @@ def game_id(name: str) -> str:
 
 
 # -- loading ------------------------------------------------------------------------------------------
-_INT_KEYS = ("frameskip", "max_frames", "horizon_frames", "trials", "episodes", "training_episodes", "last_n")
+_INT_KEYS = ("frameskip", "max_frames", "horizon_frames", "trials", "episodes", "training_episodes", "last_n",
+             "frame_budget")
 _KNOWN = set(_INT_KEYS) | {"title", "source", "repeat_action_probability", "termination", "full_action_space",
                            "per_frame_agents",
                            "seeds", "frame_thresholds", "games", "sets"}
@@ -133,7 +136,7 @@ def _validate(p: Protocol) -> None:
         raise ProtocolError(f"{where}: termination must be 'game_over' or 'fixed_horizon', not {p.termination!r}")
     if p.termination == "fixed_horizon" and p.horizon_frames <= 0:
         raise ProtocolError(f"{where}: a fixed_horizon protocol needs horizon_frames > 0")
-    if p.max_frames < 0 or p.trials < 1 or p.episodes < 1 or p.training_episodes < 0:
+    if p.max_frames < 0 or p.frame_budget < 0 or p.trials < 1 or p.episodes < 1 or p.training_episodes < 0:
         raise ProtocolError(f"{where}: max_frames, training_episodes must be >= 0; trials, episodes >= 1")
     if not p.games:
         raise ProtocolError(f"{where}: no games")

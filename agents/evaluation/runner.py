@@ -233,7 +233,15 @@ def _play(task: Task) -> Iterable[EpisodeRecord]:
     learning = bool(getattr(agent, "learning", False))
     player = f"agent:{task.agent}"
     n_train = p.training_episodes if learning else 0
-    for i in range(n_train + task.episodes):
+    # Machado et al.: a trial is a frame budget (episodes until the total reaches it, the crossing one
+    # included), every episode recorded so scores can be read at each threshold; else an episode count
+    budget = p.frame_budget
+    used = 0
+    i = -1
+    while True:
+        i += 1
+        if budget > 0 and (used >= budget) or budget <= 0 and i >= n_train + task.episodes:
+            break
         t0 = time.perf_counter()
         start = env.clone_state(include_rng=True).to_bytes()
         if p.termination == "fixed_horizon":
@@ -242,11 +250,12 @@ def _play(task: Task) -> Iterable[EpisodeRecord]:
         else:
             score, frames, steps, lost, ended, trace = _episode_game_over(env, agent, p, decision_frames)
             extra = {}
-        if i < n_train:
+        used += frames
+        if i < n_train and budget <= 0:
             if i == n_train - 1:
                 agent.learning = False  # ALE 2013: evaluation episodes run with learning switched off
             continue
-        extra.update(trial=task.trial, episode=i - n_train, agent_seed=task.agent_seed, per_frame=per_frame)
+        extra.update(trial=task.trial, episode=i if budget > 0 else i - n_train, agent_seed=task.agent_seed, per_frame=per_frame)
         if p.termination == "fixed_horizon":
             # the start state is the one before the first reset of the window: replay re-runs the resets
             extra["horizon_frames"] = p.horizon_frames
