@@ -1,0 +1,168 @@
+"""`arcade-lab eval` and `arcade-lab report` (engine/cli.py delegates here). Exit codes: 0 ok, 1 some tasks
+failed, 2 bad options, 130 interrupted (resume with the same --run)."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse exits 2 with its own message; we raise instead so the caller returns the code."""
+
+    def error(self, message):
+        raise _Usage(f"{self.prog}: {message}")
+
+
+class _Usage(Exception):
+    pass
+
+
+def _positive(v: str) -> int:
+    try:
+        n = int(v)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {v!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
+    return n
+
+
+def _nonneg(v: str) -> int:
+    try:
+        n = int(v)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {v!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {n}")
+    return n
+
+
+def eval_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="arcade-lab eval", description="Run agents under a published evaluation protocol.")
+    p.add_argument("protocol", help="ale2013, machado2018, ataribench2026, or a name from --protocol-file")
+    p.add_argument("--agents", default="baselines",
+                   help="comma list: random, const:A, perturb:A, const (all 18), perturb (all 18), baselines (37), "
+                        "py:module:factory (default: baselines)")
+    p.add_argument("--games", default=None, help="a set of the protocol (training, test ...), comma list, or all")
+    p.add_argument("--episodes", type=_positive, help="recorded episodes per trial")
+    p.add_argument("--trials", type=_positive, help="trials per agent and game (seed-listed protocols: first N seeds)")
+    p.add_argument("--frames-cap", type=_positive, dest="frames_cap",
+                   help="per-episode frame cap (fixed-horizon protocols: the window length)")
+    p.add_argument("--frame-budget", type=_nonneg, dest="frame_budget",
+                   help="frames per trial (Machado: episodes until the budget; 0 = use --episodes)")
+    p.add_argument("--run", help="run name (an existing name resumes it)")
+    p.add_argument("--seed", type=_nonneg, default=0, help="base seed (trial t uses environment seed base+t)")
+    p.add_argument("--workers", type=_nonneg, help="worker processes (default: CPU count; 0 = in this process)")
+    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help="run on Ray: a local instance, or the cluster at ADDRESS")
+    p.add_argument("--max-tasks", type=_nonneg, dest="max_tasks", help="run at most N of the missing tasks now")
+    p.add_argument("--protocol-file", dest="protocol_file", help="TOML file with [protocol.NAME] tables")
+    p.add_argument("--store", help="database file (default: the user data folder)")
+    p.add_argument("--list", action="store_true", help="print the protocol and its tasks, run nothing")
+    return p
+
+
+def eval_main(argv) -> int:
+    from . import protocols as P
+    from . import runner as R
+
+    try:
+        a = eval_parser().parse_args(list(argv))
+    except _Usage as e:
+        print(e, file=sys.stderr)
+        return 2
+    except SystemExit as e:  # --help
+        return int(e.code or 0)
+    try:
+        proto = P.get(a.protocol, a.protocol_file)
+        over = {"episodes": a.episodes, "trials": a.trials, "frame_budget": a.frame_budget}
+        if a.frames_cap:
+            over["horizon_frames" if proto.termination == "fixed_horizon" else "max_frames"] = a.frames_cap
+        proto = proto.with_overrides(**over)
+        games = proto.select_games(a.games)
+        agents = R.expand_agents(a.agents)
+        if not agents:
+            raise ValueError("no agents given")
+        for s in agents:
+            R.check_agent_spec(s)
+    except (P.ProtocolError, ValueError) as e:
+        print(f"arcade-lab eval: {e}", file=sys.stderr)
+        return 2
+    if a.ray is not None and not R.ray_available():
+        print("arcade-lab eval: --ray needs Ray: pip install 'arcade-lab[ray]'", file=sys.stderr)
+        return 2
+    tasks = R.expand_tasks(proto, agents, games, base_seed=a.seed)
+    if a.list:
+        print(f"{proto.name}: {proto.title}\n{proto.source}\n")
+        print(f"{len(agents)} agents × {len(games)} games × {proto.n_trials} trials = {len(tasks)} tasks, "
+              f"{proto.episodes} episodes each")
+        for t in tasks:
+            print(t.key)
+        return 0
+    from .store import Store, StoreError
+
+    try:
+        store = Store(a.store)
+    except StoreError as e:
+        print(f"arcade-lab eval: {e}", file=sys.stderr)
+        return 2
+    with store:
+        res = R.evaluate(store, proto, agents, games, run_name=a.run, base_seed=a.seed, workers=a.workers,
+                         use_ray=a.ray is not None, ray_address=a.ray or None, limit=a.max_tasks)
+    msg = (f"run {res.name}: {len(res.ran)} tasks run now, {res.skipped} already done, {len(res.failed)} failed "
+           f"(of {res.total}) → {store.path}")
+    print(msg)
+    for k, err in res.failed.items():
+        print(f"  failed {k}: {err.splitlines()[0]}", file=sys.stderr)
+    if res.interrupted:
+        print(f"interrupted: run `arcade-lab eval {a.protocol} ... --run {res.name}` again to resume", file=sys.stderr)
+        return 130
+    return 1 if res.failed else 0
+
+
+def report_main(argv) -> int:
+    p = _Parser(prog="arcade-lab report", description="HTML report and CSVs of an evaluation run.")
+    p.add_argument("run", help="run name")
+    p.add_argument("--out", help="output folder (default: ./report-RUN)")
+    p.add_argument("--baselines", help="run holding the 37 baseline policies (default: this run's own)")
+    p.add_argument("--store", help="database file (default: the user data folder)")
+    p.add_argument("--bootstrap", type=_positive, default=1000, help="bootstrap replicates (default 1000)")
+    p.add_argument("--save-baselines", dest="save_baselines", metavar="FILE",
+                   help="also write the run's baseline policies' per-game means as a table reports can ship "
+                        "(resources/baselines_<protocol>.csv)")
+    try:
+        a = p.parse_args(list(argv))
+    except _Usage as e:
+        print(e, file=sys.stderr)
+        return 2
+    except SystemExit as e:  # --help
+        return int(e.code or 0)
+    from . import report as REP
+    from .store import Store, StoreError
+
+    try:
+        store = Store(a.store)
+    except StoreError as e:
+        print(f"arcade-lab report: {e}", file=sys.stderr)
+        return 2
+    with store:
+        try:
+            rd = REP.load_run(store, a.run)
+            base = REP.load_run(store, a.baselines) if a.baselines else None
+        except LookupError as e:
+            print(f"arcade-lab report: {e.args[0]}", file=sys.stderr)
+            return 2
+    if not rd.samples:
+        print(f"arcade-lab report: run {a.run!r} has no finished episodes yet", file=sys.stderr)
+        return 2
+    if a.save_baselines:
+        n = REP.save_baselines(rd, a.save_baselines)
+        if not n:
+            print(f"arcade-lab report: run {a.run!r} holds none of the 37 baseline policies", file=sys.stderr)
+            return 2
+        print(f"wrote {n} baseline rows to {a.save_baselines}")
+    out = Path(a.out or f"report-{a.run}")
+    path = REP.build(rd, out, baselines=base, reps=a.bootstrap)
+    print(f"wrote {path} (and CSVs in {out})")
+    return 0
