@@ -126,7 +126,7 @@ class LineChannel:
         try:
             line = self._inbox.get(timeout=timeout)
         except queue.Empty:
-            raise ExternalAgentError(f"{self.describe}: no {waiting_for} within {timeout:g} s (agent hanging?)") from None
+            raise ExternalAgentError(f"{self.describe}: waited {timeout:g} s for {waiting_for}, got nothing (agent hanging?)") from None
         if line is _EOF or isinstance(line, Exception):
             self._inbox.put(_EOF)  # later receives fail the same way
             why = f" ({line})" if isinstance(line, Exception) else ""
@@ -333,7 +333,7 @@ class ExternalAgent:
     def _fail(self, e: ExternalAgentError) -> ExternalAgentError:
         t = self.transport
         why = t.diagnosis() if t is not None else ""
-        self.close()
+        self.close(grace=0.2)  # a broken agent gets little time to exit politely
         return ExternalAgentError(f"{e}" + (f" [{why}]" if why else ""))
 
     def _ensure_connected(self) -> None:
@@ -360,7 +360,7 @@ class ExternalAgent:
         except ExternalAgentError as e:
             raise self._fail(e) from None
 
-    def close(self) -> None:
+    def close(self, grace: float = 1.0) -> None:
         """Say goodbye and release the process or socket (idempotent)."""
         t, self.transport = self.transport, None
         if t is None:
@@ -370,7 +370,7 @@ class ExternalAgent:
                 t.channel.send({"type": "bye"}, 1.0)
             except ExternalAgentError:
                 pass
-        t.close()
+        t.close(grace)
 
     def __enter__(self):
         return self
