@@ -17,6 +17,8 @@ _PKG_DIRS = [Path(__file__).resolve().parent, Path(__file__).resolve().parent.pa
 # away a two-minute compile. Everything else (including plain table modules) is part of the key.
 _PYTHON_ONLY = {"cli.py", "doctor.py", "parity.py", "bench.py", "gym.py", "roms.py", "console.py", "env.py",
                 "__main__.py", "bench_app.py"}
+# Packages of plain Python (no njit, no constants compiled code reads): editing them must not recompile.
+_PURE_PYTHON_DIRS = {"evaluation", "external", "atari_bench"}
 
 
 def _source_hash() -> str:
@@ -25,7 +27,7 @@ def _source_hash() -> str:
         if not d.is_dir():
             continue
         for p in sorted(d.rglob("*.py")):
-            if p.name in _PYTHON_ONLY or "evaluation" in p.parts:
+            if p.name in _PYTHON_ONLY or not _PURE_PYTHON_DIRS.isdisjoint(p.parts):
                 continue
             try:
                 text = p.read_bytes()
