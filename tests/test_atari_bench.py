@@ -119,7 +119,7 @@ def test_structured_prompt_layout():
         assert want in text, want
     assert text.index("Reward and life-loss") < text.index("Recent history") < text.index("Current game state")
     imgs = [p for p in parts if p["type"] == "image_url"]
-    assert len(imgs) == 1 + 2 * 3  # current + two clips of (start + 2 frames)
+    assert len(imgs) == 1 + 3 * 3  # current + clip 0 (reward and recent) + clip 1, each start + 2 frames
     assert imgs[-1]["image_url"]["url"].startswith("data:image/png;base64,")
     assert FEEDBACK_POSITIVE in text
     red = redact_images(msgs)
