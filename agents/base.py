@@ -73,6 +73,13 @@ class EpisodeRecord:
         return d
 
 
+class AgentFailure(RuntimeError):
+    """An agent could not go on (an external process died, timed out or broke its protocol).
+
+    The Runner turns it into an episode with ``ended_by="failed"`` and the reason in ``notes`` instead
+    of losing the whole run; any other exception is a bug and propagates."""
+
+
 class Agent(Protocol):
     name: str
     actions: list[int]
@@ -175,18 +182,25 @@ class Runner:
         score = 0.0
         fpa = self.frames_per_action(agent)
         own_skip = fpa == int(env.console.s[E_FRAMESKIP])
-        a = agent.begin_episode(self.observation())
         steps = 0
-        while True:
-            trace.append(a)
-            r = env.act(a) if own_skip else env.act_frames(a, fpa)
-            score += r
-            steps += 1
-            if env.game_over():
-                agent.end_episode(r)
-                break
-            a = agent.step(r, self.observation())
-        ended = "truncated" if env.game_truncated() else "game_over"
+        failure = ""
+        try:
+            a = agent.begin_episode(self.observation())
+            while True:
+                trace.append(a)
+                r = env.act(a) if own_skip else env.act_frames(a, fpa)
+                score += r
+                steps += 1
+                if env.game_over():
+                    agent.end_episode(r)
+                    break
+                a = agent.step(r, self.observation())
+        except AgentFailure as e:
+            failure = str(e) or type(e).__name__  # the trace holds exactly the actions played
+        ended = "failed" if failure else "truncated" if env.game_truncated() else "game_over"
+        # agents with protocol-specific data (external agents: their name, protocol version, counts)
+        extra_fn = getattr(agent, "episode_extra", None)
+        extra = dict(extra_fn()) if callable(extra_fn) else {}
         return EpisodeRecord(
             player=player or f"agent:{getattr(agent, 'name', type(agent).__name__)}", game=env.info.id,
             md5=env.info.md5, mode=env.mode, difficulty=env.difficulty, protocol=cfg.protocol, seed=cfg.seed,
@@ -194,4 +208,5 @@ class Runner:
             lives_lost=max(0, lives0 - env.lives()), wall_time=time.perf_counter() - t0, ended_by=ended,
             frameskip=fpa, repeat_action_probability=cfg.repeat_action_probability,
             max_frames=cfg.max_frames,
-            actions=np.asarray(trace, dtype=np.uint8) if cfg.record_actions else None, start_state=start)
+            actions=np.asarray(trace, dtype=np.uint8) if cfg.record_actions else None, start_state=start,
+            extra=extra, notes=failure)

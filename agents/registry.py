@@ -30,6 +30,10 @@ def _action_arg(spec: str, arg: str) -> int:
 def make_agent(spec: str, env=None, seed: int = 0, **params):
     """Build an agent from its spec. ``env`` is required by planners (UCT, BFS) and by the screen feature
     sets that estimate a background from sampled screens (Basic, BASS, DISCO)."""
+    if spec.strip().lower().startswith("ext:"):
+        # an agent in another process or language (docs/agent-protocol.md); the command keeps its case
+        from .external import make_external_agent
+        return make_external_agent(spec.strip(), env, seed)
     kind, _, arg = spec.strip().lower().partition(":")
     if kind == "random" and not arg:
         from .baselines import RandomAgent
@@ -51,4 +55,4 @@ def make_agent(spec: str, env=None, seed: int = 0, **params):
         from .search import BFSAgent, UCTAgent
         return (UCTAgent if kind == "uct" else BFSAgent)(env, seed=seed, **params)
     raise UnknownAgent(f"unknown agent {spec!r}; known: random, const:A, perturb:A, "
-                       f"sarsa:{{{','.join(FEATURE_SETS)}}}, uct, bfs")
+                       f"sarsa:{{{','.join(FEATURE_SETS)}}}, uct, bfs, ext:cmd:COMMAND, ext:tcp:HOST:PORT")

@@ -18,6 +18,8 @@ _AGENTS_DIR = _ENGINE_DIR.parent / "agents"
 # away a two-minute compile. Everything else (including plain table modules) is part of the key.
 _PYTHON_ONLY = {"cli.py", "doctor.py", "parity.py", "bench.py", "gym.py", "roms.py", "console.py", "env.py",
                 "__main__.py", "bench_app.py", "png.py", "statefile.py"}
+# Packages of plain Python (no njit, no constants compiled code reads): editing them must not recompile.
+_PURE_PYTHON_DIRS = {"evaluation", "external", "atari_bench"}
 
 
 def _source_hash(dirs=(_ENGINE_DIR,)) -> str:
@@ -26,7 +28,7 @@ def _source_hash(dirs=(_ENGINE_DIR,)) -> str:
         if not d.is_dir():
             continue
         for p in sorted(d.rglob("*.py")):
-            if p.name in _PYTHON_ONLY or {"evaluation", "external", "atari_bench"} & set(p.parts):
+            if p.name in _PYTHON_ONLY or not _PURE_PYTHON_DIRS.isdisjoint(p.parts):
                 continue
             try:
                 text = p.read_bytes()

@@ -13,6 +13,7 @@ DELEGATED = {
     "eval": ("agents.evaluation.cli", "eval_main", "evaluation (protocols, Ray runner, metrics)"),
     "report": ("agents.evaluation.cli", "report_main", "evaluation reports"),
     "replay": ("agents.evaluation.replay", "replay_main", "recorded sessions and replay verification"),
+    "atari-bench": ("agents.atari_bench.cli", "atari_bench_main", "AtariBench: vision-language models on 20 games"),
 }
 
 

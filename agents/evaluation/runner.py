@@ -32,8 +32,7 @@ BASELINE_ACTIONS = range(18)
 # -- agents -------------------------------------------------------------------------------------------
 def resolve_agent(spec: str, env, seed: int):
     """The agent for ``spec``. ``py:module:callable`` calls ``callable(env, seed)`` (your own agents);
-    everything else goes to the agents package's registry, or the fallback baselines until it is merged.
-    Merge note: when agents/baselines.py lands, this is the one place to point at it."""
+    everything else (including ``ext:`` external agents) goes to the agents package's registry."""
     if spec.startswith("py:"):
         mod, _, attr = spec[3:].rpartition(":")
         if not mod or not attr:
@@ -43,12 +42,7 @@ def resolve_agent(spec: str, env, seed: int):
 
 
 def _registry() -> Callable:
-    for name in ("agents.registry", "agents.baselines"):
-        try:
-            return importlib.import_module(name).make_agent
-        except (ImportError, AttributeError):
-            continue
-    from ._baselines_fallback import make_agent
+    from agents.registry import make_agent
 
     return make_agent
 
@@ -78,14 +72,13 @@ def check_agent_spec(spec: str) -> None:
         if not mod or not attr:
             raise ValueError(f"agent {spec!r}: expected py:package.module:factory")
         return
-    reg = _registry()
-    listing = getattr(importlib.import_module(reg.__module__), "agent_specs", None)
-    if listing is not None:
-        known = listing()
-        if spec.strip().lower() not in known:
-            raise ValueError(f"unknown agent {spec!r}; known: {', '.join(_compact(known))}")
-        return
-    reg(spec, None, 0)  # the fallback builds its agents without an env and raises ValueError for typos
+    if spec.strip().lower().startswith(("ext:cmd:", "ext:tcp:")):
+        return  # an external agent: whether it answers is found out per task (and recorded if not)
+    from agents.registry import agent_specs
+
+    known = agent_specs()
+    if spec.strip().lower() not in known:
+        raise ValueError(f"unknown agent {spec!r}; known: {', '.join(_compact(known + ['ext:cmd:COMMAND']))}")
 
 
 def _compact(specs: list[str]) -> list[str]:
