@@ -201,7 +201,8 @@ def test_direct_use_raises_clear_error(tmp_path):
     r = runner("pong")
     agent = make_external_agent(script(tmp_path, "sys.exit(0)\n"), r.env, 0, step_timeout=5)
     agent.actions = r.env.action_set()
-    with pytest.raises(ExternalAgentError, match="closed the connection"):
+    # the agent may be gone before the hello is written (broken pipe) or after (end of stream)
+    with pytest.raises(ExternalAgentError, match="closed the connection|cannot send to the agent"):
         agent.begin_episode(r.observation())
     agent.close()
 
