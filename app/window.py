@@ -73,6 +73,8 @@ class MainWindow(QMainWindow):
         self._status_timer = QTimer(self)
         self._status_timer.timeout.connect(self._refresh_status)
         self._status_timer.start(250)
+        from .panels.agents import install_agent_ui  # agents, training, scores, race (issue 8)
+        self.agent_ui = install_agent_ui(self)
 
     # -- building ---------------------------------------------------------------------------------------
     def _build_status(self) -> None:
