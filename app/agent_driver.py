@@ -184,7 +184,9 @@ class AgentDriver:
             return human  # another game was loaded: this driver no longer applies
         if not self._ep_active:
             if sess.game_over:
-                return human  # game over: the human (or keep_playing) starts the next one
+                if not (self._want_agent and self.keep_playing):
+                    return human  # game over under human control: RESET starts the next episode
+                sess.env.reset()  # handed back at game over: the agent starts a fresh game
             self._begin_episode(sess)
         who = "agent" if self._want_agent else "human"
         if who != self.controller or not self._segments:

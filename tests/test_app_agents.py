@@ -60,8 +60,10 @@ def test_attach_each_agent_type(window, qtbot, kind, values, thought):
     t, _ = d.latest()
     assert t["kind"] == thought
     assert t["chosen"] in t["actions"]
-    if thought == "plan":
+    if kind == "UCT":
         assert np.nansum(t["visits"]) > 0
+    if kind == "BFS":
+        assert np.isfinite(t["value"]).any()
     if kind == "Const":
         assert set(d._trace[-10:]) == {2}
     qtbot.waitUntil(lambda: ap.thought.updates > 0, timeout=10000)  # the bar chart followed

@@ -381,7 +381,7 @@ class AgentsPanel(QDockWidget):
         if spec.startswith("sarsa"):
             import engine
 
-            env = engine.Env(sess.info.path, mode=sess.env.mode, frameskip=opts["fpa"],
+            env = engine.Env(str(sess.info.path or sess.info.id), mode=sess.env.mode, frameskip=opts["fpa"],
                              repeat_action_probability=0.0, seed=opts["seed"])
             if weights:
                 params = dict(params, n_samples=min(200, params.get("n_samples", 200)))
@@ -410,7 +410,9 @@ class AgentsPanel(QDockWidget):
         if sess is not self.window.session:
             self.status.setText("the game changed while the agent was being prepared")
             return
-        driver = AgentDriver(agent, frames_per_action=opts["fpa"], store=self._store(), seed=opts["seed"])
+        # an agent with its own decision period (Random: every frame, as in the paper) keeps it
+        fpa = getattr(agent, "frames_per_action", None) or opts["fpa"]
+        driver = AgentDriver(agent, frames_per_action=fpa, store=self._store(), seed=opts["seed"])
         driver.overlay = self.overlay_box.isChecked()
         fresh = opts["fresh"]
         worker = self.worker
@@ -602,7 +604,7 @@ class AgentUI:
         from ..race import RaceWindow
 
         sess = self.window.session
-        game = sess.info.path if sess is not None else "seaquest"
+        game = str(sess.info.path or sess.info.id) if sess is not None else "seaquest"
         rw = RaceWindow(game, left=left, right=right, input_state=self.window.input, **kw)
         self.races.append(rw)
         rw.show()
