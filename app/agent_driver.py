@@ -293,7 +293,8 @@ class AgentDriver:
                 self.behind_s += max(0.0, dt - period)
         self._last_wall = now
         self._rt_window.append((now, self._frames))
-        while len(self._rt_window) > 2 and now - self._rt_window[0][0] > 2.0:
+        # keep one sample at or before the 2 s window's start, so a long decision stays in the average
+        while len(self._rt_window) > 2 and now - self._rt_window[1][0] >= 2.0:
             self._rt_window.pop(0)
         t0, f0 = self._rt_window[0]
         if now > t0:

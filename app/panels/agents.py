@@ -15,8 +15,8 @@ import numpy as np
 from PySide6.QtCore import QEvent, QObject, QRectF, Qt, QTimer
 from PySide6.QtGui import QAction, QColor, QKeySequence, QPainter, QPen
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDockWidget, QDoubleSpinBox, QFileDialog, QFormLayout,
-                               QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QScrollArea, QSpinBox,
-                               QStackedWidget, QVBoxLayout, QWidget)
+                               QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QScrollArea, QSizePolicy,
+                               QSpinBox, QStackedWidget, QVBoxLayout, QWidget)
 
 from ..agent_driver import AgentDriver
 
@@ -220,7 +220,8 @@ class AgentsPanel(QDockWidget):
         self.params.addWidget(QLabel("Uniform over the action set, every frame."))
         self.params.addWidget(self._form(("Action", self.const_action)))
         self.params.addWidget(self._form(("Action", self.perturb_action), ("Keep probability", self.perturb_keep)))
-        self.kind.currentIndexChanged.connect(self.params.setCurrentIndex)
+        self.kind.currentIndexChanged.connect(self._show_params)
+        self._show_params(0)
         self.sarsa_features.currentTextChanged.connect(self._paper_sarsa)
         form.addRow(self.params)
         self.fpa = _spin(1, 60, 5)
@@ -284,6 +285,14 @@ class AgentsPanel(QDockWidget):
         self.timer.timeout.connect(self._poll)
         self.timer.start(100)
         self.worker.session_loaded.connect(self._session_changed, Qt.ConnectionType.QueuedConnection)
+
+    def _show_params(self, i: int) -> None:
+        # a stacked widget is as tall as its tallest page; let only the shown page claim space
+        for j in range(self.params.count()):
+            pol = QSizePolicy.Policy.Preferred if j == i else QSizePolicy.Policy.Ignored
+            self.params.widget(j).setSizePolicy(pol, pol)
+        self.params.setCurrentIndex(i)
+        self.params.adjustSize()
 
     @staticmethod
     def _form(*rows) -> QWidget:
@@ -584,6 +593,7 @@ class AgentUI:
         window.tabifyDockWidget(self.agents, self.training)
         window.tabifyDockWidget(self.training, self.scores)
         self.agents.raise_()
+        window.resizeDocks([self.agents], [470], Qt.Orientation.Horizontal)
         self.races: list = []
         m = window.menuBar().addMenu("A&gents")
         for dock in (self.agents, self.training, self.scores):

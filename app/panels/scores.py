@@ -92,10 +92,10 @@ class ScoresPanel(QDockWidget):
         self.summary.setWordWrap(True)
         lay.addWidget(self.summary)
         self.hist = pg.PlotWidget(title="Histogram")
-        self.hist.addLegend(offset=(5, 5))
+        self.hist.addLegend(offset=(-10, 10))
         self.cdf = pg.PlotWidget(title="Empirical CDF")
         self.cdf.setYRange(0, 1)
-        self.cdf.addLegend(offset=(5, 5))
+        self.cdf.addLegend(offset=(-10, 10))
         self.across = pg.PlotWidget(title="Across games: fraction of games with normalised score ≥ x")
         for w in (self.hist, self.cdf, self.across):
             w.setMinimumHeight(150)
