@@ -212,3 +212,28 @@ def test_closing_while_agent_runs_and_trains_leaves_nothing_behind(qtbot, tmp_pa
     assert all(not s.worker.isRunning() for s in rw.sides)
     qtbot.waitUntil(lambda: not [t for t in threading.enumerate() if t not in threads0 and t.is_alive()
                                  and not t.daemon], timeout=10000)
+
+
+def test_slow_planner_is_watched_at_real_time_with_its_lag(window, qtbot):
+    window.set_speed(1.0)
+    ap = _attach(window, qtbot, "UCT", sims=60, depth=150)  # far slower than 5 frames of real time
+    d = ap.driver
+    qtbot.waitUntil(lambda: d.decisions >= 4, timeout=120000)
+    qtbot.waitUntil(lambda: ap.lag.text().startswith("slower than real time"), timeout=10000)
+    assert d.realtime_factor < 0.9 and d.behind_s > 0
+
+
+def test_pause_and_step_one_decision(window, qtbot):
+    ap = _attach(window, qtbot, "Const", action=2)
+    qtbot.waitUntil(lambda: ap.driver.decisions > 1, timeout=30000)
+    ap.play_btn.setChecked(True)                   # pause
+    qtbot.wait(200)
+    f0 = window.worker.frames_emulated
+    qtbot.wait(200)
+    assert window.worker.frames_emulated == f0
+    ap._step()                                     # one decision = 5 frames
+    qtbot.waitUntil(lambda: window.worker.frames_emulated == f0 + 5, timeout=10000)
+    qtbot.wait(300)
+    assert window.worker.frames_emulated == f0 + 5 and window.worker.paused
+    ap.play_btn.setChecked(False)
+    qtbot.waitUntil(lambda: window.worker.frames_emulated > f0 + 10, timeout=10000)

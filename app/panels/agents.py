@@ -107,7 +107,7 @@ class ThoughtPlot(QWidget):
         self.top = pg.PlotWidget()
         self.bottom = pg.PlotWidget()
         for w in (self.top, self.bottom):
-            w.setMinimumHeight(110)
+            w.setFixedHeight(170)  # a plot's size hint is large; fixed keeps both in the dock without scrolling
             w.setMouseEnabled(False, False)
             w.hideButtons()
             lay.addWidget(w)
@@ -131,8 +131,12 @@ class ThoughtPlot(QWidget):
 
     def _ticks(self, actions):
         ticks = [[(i, ACTION_SHORT[a] if 0 <= a < 18 else str(a)) for i, a in enumerate(actions)]]
+        small = self.font()
+        small.setPointSize(max(6, small.pointSize() - 2))  # 18 action names must fit under the bars
         for w in (self.top, self.bottom):
-            w.getAxis("bottom").setTicks(ticks)
+            ax = w.getAxis("bottom")
+            ax.setTicks(ticks)
+            ax.setStyle(tickFont=small)
 
     def show_thought(self, t: dict) -> None:
         actions = [int(a) for a in t.get("actions", [])]
