@@ -49,7 +49,11 @@ def _train(cfg: dict, q, stop, save) -> None:
     out = cfg["weights_out"]
     n = int(cfg.get("first_episode", 0))
     q.put(("status", "training"))
-    while not stop.is_set():
+    import multiprocessing as mp
+
+    parent = mp.parent_process()
+    # a GUI that crashed cannot stop us: end with it rather than train on as an orphan
+    while not stop.is_set() and (parent is None or parent.is_alive()):
         rec = runner.run_episode(agent)
         n += 1
         q.put(("episode", n, float(rec.score), int(rec.frames)))
