@@ -237,3 +237,13 @@ def test_pause_and_step_one_decision(window, qtbot):
     assert window.worker.frames_emulated == f0 + 5 and window.worker.paused
     ap.play_btn.setChecked(False)
     qtbot.waitUntil(lambda: window.worker.frames_emulated > f0 + 10, timeout=10000)
+
+
+def test_refcount_guard_is_applied_once(window):
+    import sys
+
+    from app.qt_refcount_guard import affected, guard
+
+    assert guard() is False                         # install_agent_ui applied it already (or not needed)
+    if affected():
+        assert sys.getrefcount(None) > 1 << 39

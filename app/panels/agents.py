@@ -635,4 +635,7 @@ class AgentUI:
 
 def install_agent_ui(window) -> AgentUI:
     """Add the Agents, Training and Scores docks, the Agents menu and Tab takeover to ``window``."""
+    from ..qt_refcount_guard import guard
+
+    guard()  # PySide6 6.12 drains None's refcount in paint calls; the live plots paint a lot
     return AgentUI(window)
