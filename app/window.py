@@ -94,6 +94,8 @@ class MainWindow(QMainWindow):
         self._status_timer.start(250)
         if self.startup_notice:
             self.statusBar().showMessage(self.startup_notice, 15000)
+        from .panels.agents import install_agent_ui  # agents, training, scores, race (issue 8)
+        self.agent_ui = install_agent_ui(self)
 
     def _open_store(self):
         """The episode store; a crash's leftovers are marked now, and the player is told. A store that

@@ -4,4 +4,7 @@ import sys
 from engine.cli import main
 
 if __name__ == "__main__":
+    import multiprocessing
+
+    multiprocessing.freeze_support()  # the app trains agents in spawned processes; a frozen bundle needs this
     sys.exit(main())

@@ -1,0 +1,351 @@
+"""An agent at the controls of the app's console: decisions, takeover, episode records. Qt-free.
+
+The driver plugs into an :class:`~app.worker.EmulatorWorker` without changing its loop: it replaces the
+worker's input source with :class:`ControlledInput` (which, while the agent has control, answers the
+per-frame input sample with the agent's action) and appends one hook that books rewards and ends episodes.
+So the agent drives the very session the human plays: same pacing, same view, same speed controls, and
+a human can take over (and give back) at any frame.
+
+Decisions run on the worker thread when the frame that needs one is sampled. A planner slower than real
+time (UCT at the paper's budget) simply stalls the loop, and the worker resynchronises its clock instead
+of racing; :attr:`AgentDriver.behind_s` measures how far the game has fallen behind the wall clock.
+
+Episodes: one starts at attach (or when a human presses RESET after game over) and ends at game over.
+Every frame's action is recorded (frameskip 1, sticky 0), with the start state, so the record replays
+exactly; ``controllers`` lists who played from which frame when control changed hands, and such
+episodes are kept out of pure human/agent scores by the store.
+"""
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import numpy as np
+
+from agents.base import EpisodeRecord, Observation
+from engine import ale_core
+from engine.layout import E_EPFRAME, E_FRAMESKIP
+
+from .session import InputFrame
+
+PROTOCOL = "free"           # app episodes: free play rules, no frame cap, no sticky actions
+DEFAULT_FRAMES_PER_ACTION = 5  # the paper's decision period for learners and planners
+
+
+def action_input(action: int, human: InputFrame | None = None) -> InputFrame:
+    """The joystick input that plays ALE action ``action`` (console switches left released)."""
+    u, d, l, r, f = (bool(v) for v in ale_core.JOYSTICK_TABLE[int(action)])
+    return InputFrame(up=u, down=d, left=l, right=r, fire=f)
+
+
+class ControlledInput:
+    """Stands in for the worker's InputState: the human's input, or the agent's while it has control.
+    Everything else (colour switch, paddle, key handling) is delegated to the human input."""
+
+    def __init__(self, human, driver: "AgentDriver"):
+        self.human = human
+        self.driver = driver
+
+    def snapshot(self) -> InputFrame:
+        return self.driver.sample(self.human.snapshot())
+
+    def __getattr__(self, name):
+        return getattr(self.human, name)
+
+
+class AgentDriver:
+    """Attaches ``agent`` to the session a worker runs. ``human`` names the person for takeover
+    segments. ``store`` (an :class:`agents.evaluation.store.Store`, or None) receives finished episodes
+    that the agent played at least one frame of (pure human episodes are the sessions recorder's job)."""
+
+    def __init__(self, agent, *, frames_per_action: int | None = None, human: str = "human:player",
+                 store=None, keep_playing: bool = True, seed: int = 0):
+        self.agent = agent
+        self.name = f"agent:{getattr(agent, 'name', type(agent).__name__)}"
+        fpa = frames_per_action or getattr(agent, "frames_per_action", None) or DEFAULT_FRAMES_PER_ACTION
+        self.frames_per_action = max(1, int(fpa))
+        self.human = human
+        self.store = store
+        self.keep_playing = keep_playing
+        self.seed = seed
+        self.worker = None
+        self.session = None
+        self._orig_input = None
+        self._lock = threading.Lock()
+        self._want_agent = True          # requested controller (GUI thread writes, worker reads)
+        self.controller = "agent"        # controller of the frame being played
+        self.overlay = False             # compute overlay data after decisions (off: no cost)
+        # episode state (worker thread)
+        self._ep_active = False
+        self._agent_begun = False
+        self._since_decision = 0
+        self._action = 0
+        self._reward_acc = 0.0
+        self._trace: list[int] = []
+        self._segments: list[list] = []
+        self._start_state: bytes | None = None
+        self._score = 0.0
+        self._last_score = 0
+        self._lives0 = 0
+        self._t0 = 0.0
+        self._fs_saved = 1
+        # published to the GUI (read under the lock)
+        self.thought: dict | None = None
+        self.overlay_data: dict | None = None
+        self.decisions = 0
+        self.episodes_done = 0
+        self.last_record: EpisodeRecord | None = None
+        self.records: list[EpisodeRecord] = []   # finished this attach (GUI reads; newest last)
+        self.errors: list[str] = []
+        self.behind_s = 0.0                        # game time lost against the wall clock
+        self.realtime_factor = 1.0                 # game seconds per wall second, recent
+        self._last_wall = None
+        self._rt_window: list[tuple[float, int]] = []
+        self._frames = 0
+
+    # -- installation (GUI thread) --------------------------------------------------------------------
+    def install(self, worker, session) -> None:
+        """Take the controls of ``session`` (the worker's current one). The agent's episode starts at the
+        next frame, from the state the console is in then."""
+        self.worker = worker
+        self.session = session
+        if hasattr(self.agent, "attach"):
+            self.agent.attach(session.env)
+        if getattr(self.agent, "w", None) is None:  # loaded SARSA weights bring their own action set
+            self.agent.actions = session.env.action_set()
+        self._fs_saved = int(session.s[E_FRAMESKIP])
+        self._orig_input = worker.input
+        worker.input = ControlledInput(worker.input, self)
+        worker.hooks.append(self._after_frame)
+
+    def uninstall(self) -> None:
+        """Give the controls back to the human for good. A running episode is dropped, not stored (it
+        would otherwise count as a game over that never happened)."""
+        w = self.worker
+        if w is None:
+            return
+        if isinstance(w.input, ControlledInput) and w.input.driver is self:
+            w.input = self._orig_input
+        try:
+            w.hooks.remove(self._after_frame)
+        except ValueError:
+            pass
+        sess = self.session
+
+        def restore(s):
+            if s is sess:
+                s.s[E_FRAMESKIP] = self._fs_saved
+        w.call(restore)
+        self.worker = None
+
+    @property
+    def attached(self) -> bool:
+        return self.worker is not None
+
+    # -- control --------------------------------------------------------------------------------------
+    @property
+    def agent_in_control(self) -> bool:
+        return self._want_agent
+
+    def set_agent_control(self, on: bool) -> None:
+        self._want_agent = bool(on)
+
+    def toggle_control(self) -> bool:
+        """Hand control over (human <-> agent); the new state (True: agent)."""
+        self._want_agent = not self._want_agent
+        return self._want_agent
+
+    # -- the worker thread ----------------------------------------------------------------------------
+    def _observation(self, sess) -> Observation:
+        return Observation(screen=sess.screen(), ram=sess.env.ram(), lives=sess.lives,
+                           frame=int(sess.s[E_EPFRAME]), terminal=sess.game_over)
+
+    def _begin_episode(self, sess) -> None:
+        env = sess.env
+        self._ep_active = True
+        self._agent_begun = False
+        self._trace = []
+        self._segments = []
+        self._reward_acc = 0.0
+        self._score = 0.0
+        self._last_score = sess.score
+        self._lives0 = sess.lives
+        self._t0 = time.perf_counter()
+        try:
+            self._start_state = env.clone_state(include_rng=True).to_bytes()
+        except Exception:  # a start state is a nicety for replay; never stop play for it
+            self._start_state = None
+
+    def sample(self, human: InputFrame) -> InputFrame:
+        """The input for the next frame (called by the worker once per frame, before it emulates)."""
+        sess = self.worker.session if self.worker is not None else None
+        if sess is None or sess is not self.session:
+            return human  # another game was loaded: this driver no longer applies
+        if not self._ep_active:
+            if sess.game_over:
+                if not (self._want_agent and self.keep_playing):
+                    return human  # game over under human control: RESET starts the next episode
+                sess.env.reset()  # handed back at game over: the agent starts a fresh game
+            self._begin_episode(sess)
+        who = "agent" if self._want_agent else "human"
+        if who != self.controller or not self._segments:
+            self._segments.append([len(self._trace), self.name if who == "agent" else self.human])
+            if who == "agent":
+                self._agent_begun = False  # (re)start the agent from the state the human left
+                self._since_decision = 0
+            self.controller = who
+        if who == "human":
+            self._trace.append(human.action)
+            return human
+        if self._since_decision % self.frames_per_action == 0:
+            self._decide(sess)
+        self._since_decision += 1
+        self._trace.append(self._action)
+        return action_input(self._action)
+
+    def _decide(self, sess) -> None:
+        s = sess.s
+        s[E_FRAMESKIP] = self.frames_per_action  # planners simulate one decision as this many frames
+        obs = self._observation(sess)
+        t0 = time.perf_counter()
+        try:
+            if not self._agent_begun:
+                a = self.agent.begin_episode(obs)
+                self._agent_begun = True
+            else:
+                a = self.agent.step(self._reward_acc, obs)
+        except Exception as e:  # a failing agent hands control back instead of killing emulation
+            self.errors.append(f"{self.name}: {type(e).__name__}: {e}")
+            self._want_agent = False
+            a = 0
+        self._reward_acc = 0.0
+        self._action = int(a)
+        dt = time.perf_counter() - t0
+        thought = self._thought(dt)
+        overlay = self._overlay(obs) if self.overlay else None
+        with self._lock:
+            self.thought = thought
+            self.overlay_data = overlay
+            self.decisions += 1
+
+    def _thought(self, dt: float) -> dict:
+        ag = self.agent
+        t = {"agent": self.name, "chosen": self._action, "actions": list(getattr(ag, "actions", [])),
+             "seconds": dt, "decision": self.decisions + 1}
+        if hasattr(ag, "root_stats") and getattr(ag, "nodes", None) is not None:
+            st = ag.root_stats()
+            t.update(kind="plan", visits=np.asarray(st["visits"]), value=np.asarray(st["value"], float),
+                     actions=list(st["actions"]))
+        elif hasattr(ag, "q_values") and getattr(ag, "w", None) is not None:
+            t.update(kind="q", q=ag.q_values())
+        else:
+            t["kind"] = "none"
+        return t
+
+    def _overlay(self, obs) -> dict | None:
+        """What the agent's features see: active tiles (Basic/BASS) or blobs (DISCO). Only when asked."""
+        fs = getattr(self.agent, "features", None)
+        if fs is None:
+            return None
+        try:
+            name = getattr(fs, "name", "")
+            if name in ("basic", "bass"):
+                from agents.features.basic import tile_colours
+                singles = tile_colours(np.ascontiguousarray(obs.screen, np.uint8), fs.background, fs.secam,
+                                       fs._mark)
+                nc = 8 if fs.secam else 128
+                tiles = np.unique(singles // nc)
+                return {"kind": "tiles", "tiles": tiles, "height": obs.screen.shape[0]}
+            if name == "disco":
+                from agents.features.disco import B_X0, B_X1, B_Y0, B_Y1, classify, extract_blobs
+                blobs = extract_blobs(np.ascontiguousarray(obs.screen, np.uint8), fs.background)
+                k = classify(blobs, fs.classes)
+                boxes = [(int(c), int(b[B_X0]), int(b[B_Y0]), int(b[B_X1]), int(b[B_Y1]))
+                         for c, b in zip(k, blobs)]
+                return {"kind": "blobs", "boxes": boxes, "height": obs.screen.shape[0]}
+        except Exception as e:
+            self.errors.append(f"overlay: {e}")
+        return None
+
+    def _after_frame(self, sess) -> None:
+        """Worker hook: reward booking, real-time accounting, episode end."""
+        if sess is not self.session or not self._ep_active:
+            return
+        score = sess.score
+        r = score - self._last_score
+        self._last_score = score
+        self._score += r
+        self._reward_acc += r
+        self._frames += 1
+        self._account_time(sess)
+        if sess.game_over:
+            self._end_episode(sess, "game_over")
+
+    def _account_time(self, sess) -> None:
+        now = time.perf_counter()
+        w = self.worker
+        period = 1.0 / sess.frame_rate
+        if self._last_wall is not None and w is not None and not w.paused:
+            dt = now - self._last_wall
+            # pauses and window stalls are not the agent's fault; speeds other than 1x are chosen
+            if dt < 5.0 and not w.unthrottled and w.speed == 1.0:
+                self.behind_s += max(0.0, dt - period)
+        self._last_wall = now
+        self._rt_window.append((now, self._frames))
+        # keep one sample at or before the 2 s window's start, so a long decision stays in the average
+        while len(self._rt_window) > 2 and now - self._rt_window[1][0] >= 2.0:
+            self._rt_window.pop(0)
+        t0, f0 = self._rt_window[0]
+        if now > t0:
+            self.realtime_factor = (self._frames - f0) * period / (now - t0)
+
+    def _end_episode(self, sess, ended_by: str) -> None:
+        self._ep_active = False
+        if self._agent_begun and self.controller == "agent":
+            try:
+                self.agent.end_episode(self._reward_acc)
+            except Exception as e:
+                self.errors.append(f"{self.name}: {e}")
+        players = {p for _, p in self._segments}
+        if self.name in players:  # a pure human episode is not this driver's to store
+            rec = self._record(sess, ended_by)
+            self.last_record = rec
+            self.records.append(rec)
+            self.episodes_done += 1
+            if self.store is not None:
+                try:
+                    self.store.add_episode(rec)
+                except Exception as e:  # the score database is a convenience; play goes on
+                    self.errors.append(f"store: {e}")
+        if self.keep_playing and self._want_agent:
+            sess.env.reset()  # the agent plays on: a fresh episode, as the Runner does
+
+    def _record(self, sess, ended_by: str) -> EpisodeRecord:
+        env = sess.env
+        single = len({p for _, p in self._segments}) == 1
+        return EpisodeRecord(
+            player=self._segments[0][1] if single else self.name, game=env.info.id, md5=env.info.md5, mode=env.mode,
+            difficulty=env.difficulty, protocol=PROTOCOL, seed=self.seed, score=float(self._score),
+            frames=len(self._trace), steps=len(self._trace), lives_lost=max(0, self._lives0 - sess.lives),
+            wall_time=time.perf_counter() - self._t0, ended_by=ended_by, frameskip=1,
+            actions=np.asarray(self._trace, np.uint8), start_state=self._start_state,
+            controllers="" if single else json.dumps(self._segments),
+            extra={"frames_per_action": self.frames_per_action, "app": True})
+
+    # -- GUI reads --------------------------------------------------------------------------------------
+    def latest(self) -> tuple[dict | None, dict | None]:
+        with self._lock:
+            return self.thought, self.overlay_data
+
+    @property
+    def episode_frames(self) -> int:
+        return len(self._trace)
+
+    @property
+    def episode_score(self) -> float:
+        return self._score
+
+    @property
+    def segments(self) -> list:
+        return [list(x) for x in self._segments]

@@ -1,0 +1,249 @@
+"""Agents in the app (pytest-qt, offscreen): attach every agent type, takeover records, live scores,
+background training, race mode, clean shutdown. Budgets are tiny so every test runs in seconds."""
+from __future__ import annotations
+
+import json
+import multiprocessing as mp
+import threading
+
+import numpy as np
+import pytest
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pyqtgraph")
+from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from app.window import MainWindow  # noqa: E402
+
+GAME = "freeway"
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setenv("ARCADE_LAB_DATA", str(tmp_path / "data"))
+    QApplication.instance().setProperty("quiet_errors", True)
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(audio=False, settings=settings, thumbnails=False, gamepads=False)
+    qtbot.addWidget(win)
+    assert win.open_game(GAME)
+    win.show()
+    qtbot.waitUntil(lambda: win.session is not None and win.worker.frames_emulated > 5, timeout=180000)
+    yield win
+    win.close()
+
+
+def _attach(win, qtbot, kind, **values):
+    ap = win.agent_ui.agents
+    ap.configure(kind, **values)
+    assert ap.attach()
+    qtbot.waitUntil(lambda: ap.driver is not None and ap.driver.attached, timeout=120000)
+    return ap
+
+
+CASES = [
+    ("UCT", {"sims": 4, "depth": 20}, "plan"),
+    ("BFS", {"frames": 200}, "plan"),
+    ("SARSA(λ)", {"features": "basic", "samples": 200}, "q"),
+    ("Random", {}, "none"),
+    ("Const", {"action": 2}, "none"),
+    ("Perturb", {"action": 2}, "none"),
+]
+
+
+@pytest.mark.parametrize("kind,values,thought", CASES, ids=[c[0] for c in CASES])
+def test_attach_each_agent_type(window, qtbot, kind, values, thought):
+    ap = _attach(window, qtbot, kind, **values)
+    d = ap.driver
+    f0 = window.worker.frames_emulated
+    qtbot.waitUntil(lambda: d.decisions > 3 and window.worker.frames_emulated > f0 + 20, timeout=120000)
+    t, _ = d.latest()
+    assert t["kind"] == thought
+    assert t["chosen"] in t["actions"]
+    if kind == "UCT":
+        assert np.nansum(t["visits"]) > 0
+    if kind == "BFS":
+        assert np.isfinite(t["value"]).any()
+    if kind == "Const":
+        assert set(d._trace[-10:]) == {2}
+    qtbot.waitUntil(lambda: ap.thought.updates > 0, timeout=10000)  # the bar chart followed
+    assert "attached" not in ap.status.text() or d.decisions
+    ap.detach()
+    assert ap.driver is None
+    assert window.worker.input is window.input  # the human has the controls back
+    assert d._after_frame not in window.worker.hooks
+
+
+def test_overlay_shows_active_tiles(window, qtbot):
+    ap = window.agent_ui.agents
+    ap.overlay_box.setChecked(True)
+    _attach(window, qtbot, "SARSA(λ)", features="bass", samples=200)
+    qtbot.waitUntil(lambda: ap.overlay.data is not None and len(ap.overlay.data["tiles"]) > 0, timeout=60000)
+    assert ap.overlay.isVisible()
+    ap.overlay_box.setChecked(False)
+    assert not ap.overlay.isVisible() and ap.driver.overlay is False
+
+
+def test_takeover_is_recorded_and_kept_out_of_scores(window, qtbot):
+    from agents.evaluation.store import Store
+
+    window.set_speed(None)  # a Freeway episode is 8192 frames: run it unthrottled
+    ap = _attach(window, qtbot, "Random", fresh=True)
+    d = ap.driver
+    act = window.agent_ui.takeover_action
+    assert act.shortcut().toString() == "Tab"
+    qtbot.waitUntil(lambda: d.episode_frames > 50, timeout=30000)
+    act.trigger()                                  # human takes over
+    assert not d.agent_in_control
+    n = d.episode_frames
+    qtbot.waitUntil(lambda: d.episode_frames > n + 50, timeout=30000)
+    act.trigger()                                  # and gives back
+    assert d.agent_in_control
+    qtbot.waitUntil(lambda: d.episodes_done >= 1, timeout=120000)
+    rec = d.records[0]
+    segs = json.loads(rec.controllers)
+    assert [p for _, p in segs] == ["agent:random", "human:player", "agent:random"]
+    assert segs[0][0] == 0 and segs[1][0] > 50 and segs[2][0] > segs[1][0]
+    assert rec.frames == len(rec.actions) and rec.ended_by == "game_over"
+    st = Store()
+    eps = st.episodes(game=GAME)
+    assert len(eps) == 1 and eps[0].controllers
+    assert st.scores(GAME) == {}                   # a mixed episode is nobody's pure score
+    st.close()
+
+
+def test_agent_episode_is_stored_and_score_panel_updates(window, qtbot):
+    from agents.base import EpisodeRecord
+    from agents.evaluation.store import Store
+
+    sp = window.agent_ui.scores
+    qtbot.waitUntil(lambda: sp.game == GAME, timeout=10000)
+    before = sp.refreshes
+    st = Store()
+    for i, (p, s) in enumerate([("human:ann", 21), ("human:ann", 23), ("agent:uct", 30), ("agent:uct", 31)]):
+        st.add_episode(EpisodeRecord(player=p, game=GAME, md5="x", mode=0, difficulty=0, protocol="free", seed=i,
+                                     score=s, frames=100, steps=100, lives_lost=0, wall_time=1.0,
+                                     ended_by="game_over"))
+    st.close()
+    qtbot.waitUntil(lambda: sp.refreshes > before and len(sp.data) == 2, timeout=10000)
+    assert sorted(sp.data) == ["agent:uct", "human:ann"]
+    assert list(sp.data["human:ann"]) == [21, 23]
+    assert "agent:uct: n=2" in sp.summary.text()
+
+
+def test_training_streams_points_and_stops_cleanly(window, qtbot):
+    tp = window.agent_ui.training
+    tp.configure(game=GAME, features="basic", max_frames=300, samples=200)
+    assert tp.start()
+    assert not tp.start()                          # one training at a time
+    qtbot.waitUntil(lambda: len(tp.episodes) >= 2, timeout=180000)
+    xs, ys = tp.curve.getData()
+    assert len(xs) >= 2                            # the curve got the points
+    proc = tp.proc.proc
+    tp.stop()
+    qtbot.waitUntil(lambda: tp.proc is None, timeout=60000)
+    assert not proc.is_alive()
+    assert tp.weights_path.is_file()
+    assert "stopped" in tp.status.text()
+    # attach the trained agent to the game in the view
+    tp.attach_trained()
+    ap = window.agent_ui.agents
+    qtbot.waitUntil(lambda: ap.driver is not None and ap.driver.decisions > 2, timeout=60000)
+    assert ap.driver.name == "agent:sarsa:basic"
+
+
+def test_race_mode_runs_two_emulators(window, qtbot):
+    rw = window.agent_ui.open_race(left="random", right="uct",
+                                   params={"right": {"simulations": 4, "depth_frames": 20}})
+    qtbot.addWidget(rw)
+    a, b = rw.sides
+    assert a.session is not b.session and a.worker is not b.worker
+    qtbot.waitUntil(lambda: a.worker.frames_emulated > 20 and b.worker.frames_emulated > 20, timeout=60000)
+    qtbot.waitUntil(lambda: a.view.frames_painted > 2 and b.view.frames_painted > 2, timeout=10000)
+    assert b.driver.decisions > 0
+    rw.close()
+    assert not a.worker.isRunning() and not b.worker.isRunning()
+
+
+def test_race_mode_human_side(window, qtbot):
+    rw = window.agent_ui.open_race(left="human", right="random")
+    qtbot.addWidget(rw)
+    qtbot.waitUntil(lambda: all(s.worker.frames_emulated > 10 for s in rw.sides), timeout=60000)
+    assert rw.sides[0].driver is None and rw.sides[0].worker.input is window.input
+    rw.close()
+
+
+def test_bad_input_never_crashes(window, qtbot, tmp_path):
+    ap = window.agent_ui.agents
+    ap.configure("SARSA(λ)", features="basic", weights=str(tmp_path / "missing.npz"))
+    assert not ap.attach() and "not found" in ap.status.text()
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a weights file")
+    ap.configure("SARSA(λ)", features="basic", weights=str(bad), samples=200)
+    assert ap.attach()
+    qtbot.waitUntil(lambda: ap._pending is None, timeout=60000)
+    assert ap.driver is None and "cannot build" in ap.status.text()
+    tp = window.agent_ui.training
+    assert not tp.start(resume=True)             # nothing to resume
+    assert window.worker.isRunning()
+
+
+def test_closing_while_agent_runs_and_trains_leaves_nothing_behind(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setenv("ARCADE_LAB_DATA", str(tmp_path / "data"))
+    QApplication.instance().setProperty("quiet_errors", True)
+    threads0 = set(threading.enumerate())
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(audio=False, settings=settings, thumbnails=False, gamepads=False)
+    qtbot.addWidget(win)
+    win.open_game(GAME)
+    win.show()
+    qtbot.waitUntil(lambda: win.session is not None, timeout=60000)
+    _attach(win, qtbot, "UCT", sims=4, depth=20)
+    tp = win.agent_ui.training
+    tp.configure(game=GAME, features="basic", max_frames=300, samples=200)
+    assert tp.start()
+    proc = tp.proc.proc
+    rw = win.agent_ui.open_race(left="random", right="random")
+    qtbot.waitUntil(lambda: proc.is_alive() and win.agent_ui.agents.driver.decisions > 1, timeout=60000)
+    win.close()
+    assert not proc.is_alive()
+    assert not mp.active_children()
+    assert not win.worker.isRunning()
+    assert all(not s.worker.isRunning() for s in rw.sides)
+    qtbot.waitUntil(lambda: not [t for t in threading.enumerate() if t not in threads0 and t.is_alive()
+                                 and not t.daemon], timeout=10000)
+
+
+def test_slow_planner_is_watched_at_real_time_with_its_lag(window, qtbot):
+    window.set_speed(1.0)
+    ap = _attach(window, qtbot, "UCT", sims=60, depth=150)  # far slower than 5 frames of real time
+    d = ap.driver
+    qtbot.waitUntil(lambda: d.decisions >= 4, timeout=120000)
+    qtbot.waitUntil(lambda: ap.lag.text().startswith("slower than real time"), timeout=10000)
+    assert d.realtime_factor < 0.9 and d.behind_s > 0
+
+
+def test_pause_and_step_one_decision(window, qtbot):
+    ap = _attach(window, qtbot, "Const", action=2)
+    qtbot.waitUntil(lambda: ap.driver.decisions > 1, timeout=30000)
+    ap.play_btn.setChecked(True)                   # pause
+    qtbot.wait(200)
+    f0 = window.worker.frames_emulated
+    qtbot.wait(200)
+    assert window.worker.frames_emulated == f0
+    ap._step()                                     # one decision = 5 frames
+    qtbot.waitUntil(lambda: window.worker.frames_emulated == f0 + 5, timeout=10000)
+    qtbot.wait(300)
+    assert window.worker.frames_emulated == f0 + 5 and window.worker.paused
+    ap.play_btn.setChecked(False)
+    qtbot.waitUntil(lambda: window.worker.frames_emulated > f0 + 10, timeout=10000)
+
+
+def test_refcount_guard_is_applied_once(window):
+    import sys
+
+    from app.qt_refcount_guard import affected, guard
+
+    assert guard() is False                         # install_agent_ui applied it already (or not needed)
+    if affected():
+        assert sys.getrefcount(None) > 1 << 39
