@@ -55,6 +55,8 @@ def test_ale2013_session_records_five_episodes_and_locks(window, qtbot, monkeypa
     assert "rewind" in window.last_refusal and not window.input.snapshot().rewind
     _key(window, Qt.Key.Key_F2)             # console RESET
     assert "console switches" in window.last_refusal and not window.input.snapshot().reset
+    assert not window.agent_ui.agents.attach()   # no agent may take over a human's scored episode
+    assert "agent attached" in window.last_refusal
     qtbot.waitUntil(lambda: sess.complete, timeout=60000)
     _key(window, Qt.Key.Key_Space, False)
     _key(window, Qt.Key.Key_Down, False)

@@ -18,7 +18,8 @@ from engine import ale_core
 from engine.env import Env
 
 # What a scored session locks in the app: anything that changes the score or the time a person has.
-ALL_LOCKS = ("pause", "states", "rewind", "speed", "switches", "mode")
+# "agents": a machine taking over would make the episode no longer a human score.
+ALL_LOCKS = ("pause", "states", "rewind", "speed", "switches", "mode", "agents")
 
 
 @dataclass(frozen=True)

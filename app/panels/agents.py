@@ -369,6 +369,9 @@ class AgentsPanel(QDockWidget):
         if sess is None:
             self.status.setText("open a game first")
             return False
+        if self.window.locked("agents", "agent attached"):
+            self.status.setText("a scored human session is running: end it to attach an agent")
+            return False
         if self._pending is not None:
             return False
         spec, params = self.spec()
