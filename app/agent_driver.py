@@ -76,6 +76,7 @@ class AgentDriver:
         self._want_agent = True          # requested controller (GUI thread writes, worker reads)
         self.controller = "agent"        # controller of the frame being played
         self.overlay = False             # compute overlay data after decisions (off: no cost)
+        self._deciding = False           # a decision is running on the worker thread
         # episode state (worker thread)
         self._ep_active = False
         self._agent_begun = False
@@ -125,6 +126,8 @@ class AgentDriver:
         w = self.worker
         if w is None:
             return
+        self.worker = None  # from now on sample() passes the human's input through
+        self.abort_decision()
         if isinstance(w.input, ControlledInput) and w.input.driver is self:
             w.input = self._orig_input
         try:
@@ -137,7 +140,20 @@ class AgentDriver:
             if s is sess:
                 s.s[E_FRAMESKIP] = self._fs_saved
         w.call(restore)
-        self.worker = None
+
+    def abort_decision(self) -> None:
+        """Cut a planner's search short. At the paper's budget a UCT decision takes seconds; closing the
+        window or detaching must not wait for it. The compiled search loops re-read the root's visit count
+        (UCT) and the frame counter (BFS) every simulation, so raising them ends the loop there."""
+        if not self._deciding:
+            return
+        nodes, ctr = getattr(self.agent, "nodes", None), getattr(self.agent, "ctr", None)
+        if nodes is None or ctr is None:
+            return
+        from agents.search import C_FRAMES, N_VISITS
+
+        nodes[0, N_VISITS] = 1 << 60
+        ctr[C_FRAMES] = 1 << 60
 
     @property
     def attached(self) -> bool:
@@ -179,7 +195,8 @@ class AgentDriver:
 
     def sample(self, human: InputFrame) -> InputFrame:
         """The input for the next frame (called by the worker once per frame, before it emulates)."""
-        sess = self.worker.session if self.worker is not None else None
+        w = self.worker  # read once: uninstall() may clear it from the GUI thread
+        sess = w.session if w is not None else None
         if sess is None or sess is not self.session:
             return human  # another game was loaded: this driver no longer applies
         if not self._ep_active:
@@ -209,6 +226,7 @@ class AgentDriver:
         s[E_FRAMESKIP] = self.frames_per_action  # planners simulate one decision as this many frames
         obs = self._observation(sess)
         t0 = time.perf_counter()
+        self._deciding = True
         try:
             if not self._agent_begun:
                 a = self.agent.begin_episode(obs)
@@ -219,6 +237,8 @@ class AgentDriver:
             self.errors.append(f"{self.name}: {type(e).__name__}: {e}")
             self._want_agent = False
             a = 0
+        finally:
+            self._deciding = False
         self._reward_acc = 0.0
         self._action = int(a)
         dt = time.perf_counter() - t0

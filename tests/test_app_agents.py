@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import multiprocessing as mp
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -166,6 +167,10 @@ def test_race_mode_runs_two_emulators(window, qtbot):
 
 
 def test_race_mode_human_side(window, qtbot):
+    menu = [a for a in window.menuBar().actions() if a.text() == "A&gents"][0].menu()
+    [a for a in menu.actions() if a.text().startswith("Race")][0].trigger()   # human vs UCT, from the menu
+    assert len(window.agent_ui.races) == 1
+    window.agent_ui.races.pop().close()
     rw = window.agent_ui.open_race(left="human", right="random")
     qtbot.addWidget(rw)
     qtbot.waitUntil(lambda: all(s.worker.frames_emulated > 10 for s in rw.sides), timeout=60000)
@@ -198,14 +203,16 @@ def test_closing_while_agent_runs_and_trains_leaves_nothing_behind(qtbot, tmp_pa
     win.open_game(GAME)
     win.show()
     qtbot.waitUntil(lambda: win.session is not None, timeout=60000)
-    _attach(win, qtbot, "UCT", sims=4, depth=20)
+    ap = _attach(win, qtbot, "UCT")                # the paper's budget: a decision takes seconds
     tp = win.agent_ui.training
     tp.configure(game=GAME, features="basic", max_frames=300, samples=200)
     assert tp.start()
     proc = tp.proc.proc
     rw = win.agent_ui.open_race(left="random", right="random")
-    qtbot.waitUntil(lambda: proc.is_alive() and win.agent_ui.agents.driver.decisions > 1, timeout=60000)
-    win.close()
+    qtbot.waitUntil(lambda: proc.is_alive() and ap.driver._deciding, timeout=60000)
+    t0 = time.perf_counter()
+    win.close()                                    # mid-decision: the search is cut short
+    assert time.perf_counter() - t0 < 8.0
     assert not proc.is_alive()
     assert not mp.active_children()
     assert not win.worker.isRunning()

@@ -613,9 +613,15 @@ class AgentUI:
         m.addAction(self.takeover_action)
         window.addAction(self.takeover_action)
         race = QAction("Race mode…", window)
-        race.triggered.connect(self.open_race)
+        race.triggered.connect(lambda checked=False: self._open_race_safely())
         m.addAction(race)
         self._watch = _CloseWatcher(window, [self.shutdown])
+
+    def _open_race_safely(self) -> None:
+        try:
+            self.open_race()
+        except Exception as e:  # a game the agents cannot play: say so, keep the app
+            self.window.statusBar().showMessage(f"race mode: {type(e).__name__}: {e}", 8000)
 
     def open_race(self, left: str = "human", right: str = "uct", **kw):
         from ..race import RaceWindow
