@@ -13,7 +13,10 @@ def main(args=None) -> int:
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
+    from .qt_refcount_guard import guard
     from .splash import warm_up
+
+    guard()  # PySide6 6.12's paint calls drain None's refcount: the splash paints too
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Arcade Lab")

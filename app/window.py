@@ -34,6 +34,9 @@ def screenshot_dir() -> Path:
 class MainWindow(QMainWindow):
     def __init__(self, *, audio=True, settings: QSettings | None = None, thumbnails: bool = True,
                  extra_paths=(), gamepads: bool = True, store=None):
+        from .qt_refcount_guard import guard
+
+        guard()  # PySide6 6.12 drains None's refcount in paint calls (see the module); before any painting
         super().__init__()
         self.settings = settings or QSettings(ORG, "arcade-lab")
         self.setWindowTitle(APP)
