@@ -111,6 +111,10 @@ class Console:
             self.s[T_HEIGHT] = 250
             self.s[T_FRAMEHEIGHT] = 250
         machine.system_reset(self.s, self.rom, self.fb, self.pal)
+        self._md5 = self.info.md5
+        # This process's kernel addresses, re-installed with one slice copy on every restore
+        # (install_kernels itself costs ~2 µs of attribute look-ups per call).
+        self._fn = self.s[FN_FIRST:FN_LAST].copy()
 
     # -- frames -------------------------------------------------------------------------------------
     def run_frame(self, draw: bool = True) -> bool:
@@ -139,12 +143,13 @@ class Console:
 
     # -- snapshots ----------------------------------------------------------------------------------
     def clone_state(self) -> State:
-        return State(self.info.md5, self.s.copy())
+        return State(self._md5, self.s.copy())
 
     def restore_state(self, state: State) -> None:
         if not isinstance(state, State):
             raise StateError("restore_state needs a State (use State.from_bytes for saved bytes)")
-        if state.md5 != self.info.md5:
-            raise StateError(f"this state belongs to another ROM (md5 {state.md5}, loaded {self.info.md5})")
-        self.s[:] = state.data
-        machine.install_kernels(self.s)
+        if state.md5 != self._md5:
+            raise StateError(f"this state belongs to another ROM (md5 {state.md5}, loaded {self._md5})")
+        s = self.s
+        s[:] = state.data
+        s[FN_FIRST:FN_LAST] = self._fn  # addresses are process-local: never trust the snapshot's

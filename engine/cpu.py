@@ -12,6 +12,7 @@ import numpy as np
 
 from . import opcodes as oc
 from ._jit import jit
+from .riot import riot_peek
 from .bus import S_FLAT64K, peek as bus_peek, poke as bus_poke, read as bus_read, write as bus_write
 from .layout import (A, X, Y, SP, PC, IR, FN, FV, FB, FD, FI, FNZ, FC, EXEC, EX_FATAL, LAST_READ, CYC,
                      INSTR, JAMMED, DBUS, RAM0, C_SCHEME, C_PAGE)
@@ -54,6 +55,11 @@ def _rd(s, rom, fb, addr, draw, cyc, dbus):
             return np.int64(rom[base + (a & 63)]), cyc
     elif (a & 0x280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
         return s[RAM0 + (a & 0x7F)], cyc
+    elif (a & 0x280) == 0x280 and s[C_SCHEME] != S_FLAT64K:
+        # RIOT I/O and timer: games poll INTIM in tight wait loops, so this stays in the loop instead
+        # of a call through the full decode (the RIOT neither reads the data bus nor stalls the CPU)
+        s[CYC] = cyc
+        return riot_peek(s, a), cyc
     s[CYC] = cyc
     s[DBUS] = dbus
     v = bus_read(s, rom, fb, addr, draw)

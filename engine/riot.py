@@ -66,7 +66,9 @@ def riot_poke(s, addr, value):
     k = addr & 0x17
     if k >= 0x14:
         s[R_TIMER] = value
-        s[R_SHIFT] = (0, 3, 6, 10)[k - 0x14]
+        # TIM1T/TIM8T/TIM64T/T1024T; no tuple indexing (numba would give it a zeroed stack slot
+        # in every bus write it is inlined into)
+        s[R_SHIFT] = 0 if k == 0x14 else (3 if k == 0x15 else (6 if k == 0x16 else 10))
         s[R_SETCYC] = _to_int32(s[CYC])
         s[R_READAFTER] = 0
     # (addr & 0x14) == 0x04: edge-detect control, not emulated

@@ -237,8 +237,22 @@ def _render(s, buf, ob, fp, count, hpos, draw):
             for k in range(count):
                 buf[fp + k] = bk
         return
-    if not draw and (en & (en - 1)) == 0:
-        return  # a single object cannot collide with anything
+    if not draw:
+        if (en & (en - 1)) == 0:
+            return  # a single object cannot collide with anything
+        # Collisions only ever set latch bits: when every pair these objects could form is already
+        # latched (common between CXCLRs), an undrawn segment changes nothing.
+        possible = COLLISION[en & 63]
+        need = possible & ~s[T_COLLISION]
+        if need == 0:
+            return
+        # Likewise an object none of whose pairs can add a new bit need not be marked at all
+        # (the playfield is never marked, only tested per marked pixel).
+        b = P0_BIT
+        while b <= BL_BIT:
+            if (en & b) and (possible & ~COLLISION[(en & ~b) & 63] & need) == 0:
+                en &= ~b
+            b <<= 1
     x0 = hpos
     x1 = hpos + count
     lo = 160
@@ -472,24 +486,16 @@ def _reset_player(s, clock, pos_reg, nusiz_reg, which, fb, draw):
         elif d < 4 + width:
             when = 1
     else:
-        if mode == 0:
-            offs = (0, 999, 999)
-        elif mode == 1:
-            offs = (0, 16, 999)
-        elif mode == 2:
-            offs = (0, 32, 999)
-        elif mode == 3:
-            offs = (0, 16, 32)
-        elif mode == 4:
-            offs = (0, 64, 999)
-        else:
-            offs = (0, 32, 64)
         # ALE fills the "display" (1) ranges after the "delay" (-1) ones, so display wins overlaps.
-        for o in offs:
-            if o <= d < o + 4:
+        # (Copy offsets come from the table, not a tuple literal: iterating a tuple makes numba keep it
+        # in a zero-initialised stack slot, and that zeroing ran on every TIA write this is inlined in.)
+        for k in range(3):
+            o = COPY_OFFSETS[mode, k]
+            if o >= 0 and o <= d < o + 4:
                 when = -1
-        for o in offs:
-            if o + 4 <= d < o + 12:
+        for k in range(3):
+            o = COPY_OFFSETS[mode, k]
+            if o >= 0 and o + 4 <= d < o + 12:
                 when = 1
     if when == 1:
         update_frame(s, fb, clock + 11, draw)
@@ -515,6 +521,16 @@ def _audio_write(s, fb, addr, value):
         log[k + 3] = addr
         log[k + 4] = value
         s[AUD_N] += 1
+
+
+@jit(inline="always")
+def _hmove_one(s, x, pos_reg, hm_reg):
+    p = s[pos_reg] + MOTION[x, s[hm_reg]]
+    if p >= 160:
+        p -= 160
+    elif p < 0:
+        p += 160
+    s[pos_reg] = p
 
 
 @jit(inline="always")
@@ -715,14 +731,12 @@ def tia_poke(s, fb, addr, value, draw):
         x = ((clock - s[T_FRAMESTART]) % 228) // 3
         if s[T_HMBLANKS] and HMOVE_BLANK_CYCLE[x]:
             s[T_HMBLANK_ON] = 1
-        for pos_reg, hm_reg in ((T_POSP0, T_HMP0), (T_POSP1, T_HMP1), (T_POSM0, T_HMM0),
-                                (T_POSM1, T_HMM1), (T_POSBL, T_HMBL)):
-            p = s[pos_reg] + MOTION[x, s[hm_reg]]
-            if p >= 160:
-                p -= 160
-            elif p < 0:
-                p += 160
-            s[pos_reg] = p
+        # unrolled (a loop over a tuple of register pairs costs a zeroed stack slot on every write)
+        _hmove_one(s, x, T_POSP0, T_HMP0)
+        _hmove_one(s, x, T_POSP1, T_HMP1)
+        _hmove_one(s, x, T_POSM0, T_HMM0)
+        _hmove_one(s, x, T_POSM1, T_HMM1)
+        _hmove_one(s, x, T_POSBL, T_HMBL)
         _set_bl_mask(s)
         _set_p0_mask(s, 0)
         _set_p1_mask(s, 0)
