@@ -76,6 +76,8 @@ class MainWindow(QMainWindow):
         self.sessions.export_requested.connect(self.export_session)
         self.sessions.verify_requested.connect(self.verify_session)
         self.sessions.replay_requested.connect(self.replay_episode)
+        self.sessions.seek_requested.connect(self.seek_replay)
+        self.sessions.follow(lambda: self.session)
         self.sessions.refresh()
         self.worker.notice.connect(self._on_notice, Qt.ConnectionType.QueuedConnection)
         self.input.refused.connect(self.refuse)

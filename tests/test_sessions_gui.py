@@ -75,6 +75,13 @@ def test_ale2013_session_records_five_episodes_and_locks(window, qtbot, monkeypa
     assert window.replay_episode(eps[0].id)
     qtbot.waitUntil(lambda: hasattr(window.session, "rec") and window.session.game_over, timeout=20000)
     assert window.session.score == eps[0].score
+    # the seek bar follows the replay and jumps back exactly
+    qtbot.waitUntil(lambda: window.sessions.seek.isEnabled() and window.sessions.seek.maximum() == eps[0].steps,
+                    timeout=5000)
+    window.pause_action.setChecked(True)
+    window.toggle_pause()
+    window.sessions.seek_requested.emit(10)
+    qtbot.waitUntil(lambda: window.session.position == 10, timeout=5000)
 
 
 def test_free_play_save_load_and_rewind(window, qtbot, tmp_path):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDockWidget, QFormLayout, QHBoxLayout, QLabel,
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (QSlider, QComboBox, QDialog, QDialogButtonBox, QDockWidget, QFormLayout, QHBoxLayout, QLabel,
                                QLineEdit, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from agents.evaluation.presets import PRESETS
@@ -87,6 +87,7 @@ class SessionsPanel(QDockWidget):
     export_requested = Signal(int)        # session id
     verify_requested = Signal(int)        # session id
     replay_requested = Signal(int)        # episode id
+    seek_requested = Signal(int)          # decision index in the episode being replayed
 
     def __init__(self, store, parent=None):
         super().__init__("Sessions", parent)
@@ -104,11 +105,40 @@ class SessionsPanel(QDockWidget):
             b.clicked.connect(fn)
             row.addWidget(b)
         lay.addLayout(row)
+        # seek bar of the episode being replayed: follows the replay, dragging it jumps (exactly)
+        seek_row = QHBoxLayout()
+        self.seek_label = QLabel("replay –", w)
+        self.seek = QSlider(Qt.Orientation.Horizontal, w)
+        self.seek.setEnabled(False)
+        self.seek.sliderReleased.connect(lambda: self.seek_requested.emit(self.seek.value()))
+        seek_row.addWidget(self.seek_label)
+        seek_row.addWidget(self.seek, 1)
+        lay.addLayout(seek_row)
+        self._replay_source = None   # callable returning the replay session or None
+        self._seek_timer = QTimer(self)
+        self._seek_timer.timeout.connect(self._follow_replay)
+        self._seek_timer.start(200)
         lay.addWidget(QLabel("Leaderboard (mean score of finished baseline sessions)"))
         self.board = QTreeWidget(w)
         self.board.setHeaderLabels(["Game", "Protocol", "Player", "Mean", "Episodes", "Verified"])
         lay.addWidget(self.board)
         self.setWidget(w)
+
+    def follow(self, source) -> None:
+        """``source()`` gives the session being watched; the seek bar tracks it when it is a replay."""
+        self._replay_source = source
+
+    def _follow_replay(self) -> None:
+        sess = self._replay_source() if self._replay_source else None
+        is_replay = sess is not None and hasattr(sess, "seek") and hasattr(sess, "length")
+        self.seek.setEnabled(is_replay)
+        if not is_replay:
+            self.seek_label.setText("replay –")
+            return
+        self.seek.setMaximum(int(sess.length))
+        if not self.seek.isSliderDown():
+            self.seek.setValue(int(sess.position))
+        self.seek_label.setText(f"replay {int(sess.position)}/{int(sess.length)}")
 
     def refresh(self) -> None:
         self.tree.clear()
