@@ -254,3 +254,18 @@ def test_refcount_guard_is_applied_once(window):
     assert guard() is False                         # install_agent_ui applied it already (or not needed)
     if affected():
         assert sys.getrefcount(None) > 1 << 39
+
+
+def test_external_agent_plays_through_the_protocol_and_is_closed(window, qtbot):
+    import sys
+    from pathlib import Path
+
+    client = Path(__file__).resolve().parent.parent / "examples" / "agents" / "random_agent.py"
+    ap = _attach(window, qtbot, "External", command=f"{sys.executable} {client}")
+    d = ap.driver
+    qtbot.waitUntil(lambda: d.decisions > 3 and d.agent.transport is not None, timeout=60000)
+    proc = d.agent.transport.proc
+    assert proc.poll() is None
+    ap.detach()
+    assert window.worker.input is window.input
+    qtbot.waitUntil(lambda: proc.poll() is not None, timeout=10000)   # the child is ended on detach

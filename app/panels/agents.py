@@ -22,7 +22,7 @@ from ..agent_driver import AgentDriver
 
 ACTION_SHORT = ["NOOP", "FIRE", "U", "R", "L", "D", "UR", "UL", "DR", "DL",
                 "UF", "RF", "LF", "DF", "URF", "ULF", "DRF", "DLF"]
-KINDS = ("UCT", "BFS", "SARSA(λ)", "Random", "Const", "Perturb")
+KINDS = ("UCT", "BFS", "SARSA(λ)", "Random", "Const", "Perturb", "External")
 SPEED_CHOICES = [("¼× (slow motion)", 0.25), ("½×", 0.5), ("1× real time", 1.0), ("2×", 2.0), ("4×", 4.0),
                  ("as fast as possible", None)]
 
@@ -224,6 +224,10 @@ class AgentsPanel(QDockWidget):
         self.params.addWidget(QLabel("Uniform over the action set, every frame."))
         self.params.addWidget(self._form(("Action", self.const_action)))
         self.params.addWidget(self._form(("Action", self.perturb_action), ("Keep probability", self.perturb_keep)))
+        # an agent in any language speaking arcade-lab-agent/1 (docs/agent-protocol.md)
+        self.ext_spec = QLineEdit()
+        self.ext_spec.setPlaceholderText("command (python3 my_agent.py) or tcp:HOST:PORT")
+        self.params.addWidget(self._form(("Command", self.ext_spec)))
         self.kind.currentIndexChanged.connect(self._show_params)
         self._show_params(0)
         self.sarsa_features.currentTextChanged.connect(self._paper_sarsa)
@@ -336,6 +340,8 @@ class AgentsPanel(QDockWidget):
                 self.sarsa_learn.setChecked(bool(v))
             elif k == "fresh":
                 self.start_from.setCurrentIndex(1 if v else 0)
+            elif k == "command":
+                self.ext_spec.setText(str(v))
             else:
                 widgets[k].setValue(v)
 
@@ -355,6 +361,11 @@ class AgentsPanel(QDockWidget):
             return f"const:{self.const_action.value()}", {}
         if k == "Perturb":
             return f"perturb:{self.perturb_action.value()}", {}
+        if k == "External":
+            text = self.ext_spec.text().strip()
+            if text.startswith("ext:"):
+                return text, {}
+            return (f"ext:{text}" if text.startswith("tcp:") else f"ext:cmd:{text}"), {}
         return "random", {}
 
     # -- attach / detach -----------------------------------------------------------------------------------
@@ -463,6 +474,9 @@ class AgentsPanel(QDockWidget):
             self._pending = None
         if self.driver is not None:
             self.driver.uninstall()
+            close = getattr(self.driver.agent, "close", None)
+            if callable(close):   # external agents: end the child process / connection
+                self.window.worker.call(lambda _s: close())
             self.driver = None
         self.overlay.set_data(None)
         self.attach_btn.setText("Attach")
