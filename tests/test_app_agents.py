@@ -269,3 +269,24 @@ def test_external_agent_plays_through_the_protocol_and_is_closed(window, qtbot):
     ap.detach()
     assert window.worker.input is window.input
     qtbot.waitUntil(lambda: proc.poll() is not None, timeout=10000)   # the child is ended on detach
+
+
+def test_attach_from_a_save_state_slot(window, qtbot):
+    ap = window.agent_ui.agents
+    window.slot = 3
+    ap.configure("Const", action=0)
+    ap.start_from.setCurrentIndex(2)
+    assert not ap.attach()                           # the slot is empty: said, nothing attached
+    assert "slot 3" in ap.status.text() and ap.driver is None
+    window.save_state(3)
+    qtbot.waitUntil(lambda: window.slots.path(window.session.info.md5, 3).exists(), timeout=10000)
+    saved = window.slots.load(window.session.info.md5, 3, window.session.info.title)
+    f_saved = int(saved.header["frame"])
+    qtbot.waitUntil(lambda: window.session.frame_number > f_saved + 120, timeout=30000)
+    starts = []
+    ap = _attach(window, qtbot, "Const", action=0)
+    window.worker.call(lambda s: starts.append(s.frame_number))
+    qtbot.waitUntil(lambda: len(starts) > 0, timeout=10000)
+    # the agent started from the saved frame, not from where the game had got to
+    assert f_saved <= starts[0] < f_saved + 60
+    ap.detach()

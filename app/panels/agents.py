@@ -237,7 +237,7 @@ class AgentsPanel(QDockWidget):
         form.addRow("Frames per action", self.fpa)
         form.addRow("Seed", self.seed)
         self.start_from = QComboBox()
-        self.start_from.addItems(["current state", "fresh reset"])
+        self.start_from.addItems(["current state", "fresh reset", "save state (current slot)"])
         form.addRow("Start from", self.start_from)
         lay.addWidget(box)
 
@@ -390,7 +390,17 @@ class AgentsPanel(QDockWidget):
         if weights and not Path(weights).is_file():
             self.status.setText(f"weights file not found: {weights}")
             return False
-        opts = {"spec": spec, "fresh": self.start_from.currentIndex() == 1, "fpa": self.fpa.value(),
+        state = None
+        if self.start_from.currentIndex() == 2:
+            from ..statefile import StateFileError
+
+            w = self.window
+            try:
+                state = w.slots.load(sess.info.md5, w.slot, sess.info.title)
+            except StateFileError as e:   # empty slot, another ROM, damaged file: say so, attach nothing
+                self.status.setText(f"cannot start from slot {w.slot}: {e}")
+                return False
+        opts = {"spec": spec, "fresh": self.start_from.currentIndex() == 1, "state": state, "fpa": self.fpa.value(),
                 "seed": self.seed.value(), "session": sess, "learn": self.sarsa_learn.isChecked(),
                 "perturb_keep": self.perturb_keep.value()}
         self._pending_opts = opts
@@ -449,6 +459,10 @@ class AgentsPanel(QDockWidget):
                 return
             if fresh:
                 s.env.reset()
+            elif opts.get("state") is not None:
+                from ..statefile import to_session
+
+                to_session(opts["state"], s)
             driver.install(worker, s)
         self.driver = driver
         worker.call(install)
