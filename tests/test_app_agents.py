@@ -290,3 +290,25 @@ def test_attach_from_a_save_state_slot(window, qtbot):
     # the agent started from the saved frame, not from where the game had got to
     assert f_saved <= starts[0] < f_saved + 60
     ap.detach()
+
+
+def test_score_panel_opens_an_evaluation_run_and_follows_it(window, qtbot):
+    from agents.base import EpisodeRecord
+    from agents.evaluation.store import Store
+
+    def rec(p, s, game="pong"):
+        return EpisodeRecord(player=p, game=game, md5="x", mode=0, difficulty=0, protocol="ale2013", seed=0,
+                             score=s, frames=100, steps=20, lives_lost=0, wall_time=1.0, ended_by="game_over")
+
+    st = Store()
+    st.add_episode(rec("agent:random", -99))                 # outside the run: not shown when the run is
+    run = st.create_run("demo", "ale2013")
+    st.complete_task(run, "random|pong|t0", [rec("agent:random", -21), rec("agent:random", -20)])
+    sp = window.agent_ui.scores
+    assert sp.open_run("demo")
+    qtbot.waitUntil(lambda: sp.game == "pong" and "agent:random" in sp.data, timeout=10000)  # the run's game
+    assert sorted(sp.data["agent:random"]) == [-21, -20]
+    st.complete_task(run, "const:0|pong|t0", [rec("agent:const:0", -21)])   # the run goes on: the view follows
+    qtbot.waitUntil(lambda: "agent:const:0" in sp.data, timeout=10000)
+    assert not sp.open_run("no-such-run")
+    st.close()

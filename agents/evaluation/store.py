@@ -334,13 +334,17 @@ class Store:
             rows = self._db.execute(q + " ORDER BY id", args).fetchall()
         return [_record(r, full=full) for r in rows]
 
-    def scores(self, game: str, protocol: str | None = None) -> dict[str, np.ndarray]:
-        """Finished episode scores of ``game`` per player (mixed human/agent episodes excluded)."""
+    def scores(self, game: str, protocol: str | None = None, run_id: int | None = None) -> dict[str, np.ndarray]:
+        """Finished episode scores of ``game`` per player (mixed human/agent episodes excluded), optionally
+        of one evaluation run only."""
         q, args = ("SELECT player, score FROM episodes WHERE game = ? AND status = 'finished' "
                    "AND controllers = ''", [game])
         if protocol:
             q += " AND protocol = ?"
             args.append(protocol)
+        if run_id is not None:
+            q += " AND run_id = ?"
+            args.append(run_id)
         out: dict[str, list[float]] = {}
         with self._lock:
             for p, s in self._db.execute(q + " ORDER BY id", args):
@@ -366,6 +370,12 @@ class Store:
         d = dict(r)
         d["spec"] = json.loads(d["spec"] or "{}")
         return d
+
+    def run_games(self, run_id: int) -> list[str]:
+        """Games that have finished episodes in the run."""
+        with self._lock:
+            return [r[0] for r in self._db.execute(
+                "SELECT DISTINCT game FROM episodes WHERE run_id = ? AND status = 'finished' ORDER BY game", (run_id,))]
 
     def runs(self) -> list[dict]:
         with self._lock:

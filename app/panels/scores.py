@@ -76,6 +76,11 @@ class ScoresPanel(QDockWidget):
         form = QFormLayout()
         self.game_label = QLabel("no game")
         form.addRow("Game", self.game_label)
+        # the live view of every player, or one evaluation run (arcade-lab eval) with the same figures
+        self.source = QComboBox()
+        self.source.addItem("all episodes", None)
+        self.source.currentIndexChanged.connect(lambda _: self._source_changed())
+        form.addRow("Source", self.source)
         self.protocol = QComboBox()
         self.protocol.addItem("all protocols")
         self.protocol.currentIndexChanged.connect(lambda _: self.refresh())
@@ -120,6 +125,47 @@ class ScoresPanel(QDockWidget):
                 return None
         return self._store
 
+    def run_id(self):
+        return self.source.currentData()
+
+    def _refresh_runs(self, st) -> None:
+        known = {self.source.itemData(i) for i in range(self.source.count())}
+        try:
+            runs = st.runs()
+        except Exception:
+            return
+        for r in runs:
+            if r["id"] not in known:
+                self.source.addItem(f"run {r['name']} ({r['protocol']})", r["id"])
+
+    def open_run(self, name_or_id) -> bool:
+        """Show an evaluation run's figures (as `arcade-lab report` does), updating while it runs."""
+        st = self.store()
+        if st is None:
+            return False
+        self._refresh_runs(st)
+        run = st.run(name_or_id)
+        if run is None:
+            return False
+        self.source.setCurrentIndex(self.source.findData(run["id"]))
+        return True
+
+    def _source_changed(self) -> None:
+        self._pick_game()
+        self.refresh()
+
+    def _pick_game(self) -> None:
+        """In a run, show the current game if the run has it, else the run's first game."""
+        sess = getattr(self.window, "session", None)
+        game = sess.info.id if sess is not None else None
+        rid = self.run_id()
+        st = self.store()
+        if rid is not None and st is not None:
+            games = st.run_games(rid)
+            if games and game not in games:
+                game = games[0]
+        self.game = game
+
     # -- polling --------------------------------------------------------------------------------------------
     def poll(self) -> bool:
         """Refresh when the game changed or the store gained episodes; True when it refreshed."""
@@ -135,11 +181,16 @@ class ScoresPanel(QDockWidget):
             return False
         if new:
             self.last_id = max(int(getattr(r, "id", 0) or 0) for r in new) or self.last_id
+            self._refresh_runs(st)
         protos = sorted({r.protocol for r in new} - {self.protocol.itemText(i) for i in range(self.protocol.count())})
         for p in protos:
             self.protocol.addItem(p)
-        if game != self.game or new:
+        old = self.game
+        if self.run_id() is not None:
+            self._pick_game()
+        else:
             self.game = game
+        if self.game != old or new:
             self.refresh()
             return True
         return False
@@ -154,7 +205,7 @@ class ScoresPanel(QDockWidget):
         how = self.norm.currentData() or "raw"
         ref = self.refs.get(self.game)
         try:
-            raw = st.scores(self.game, proto)
+            raw = st.scores(self.game, proto, self.run_id())
         except Exception as e:
             self.summary.setText(f"cannot read scores: {e}")
             return
@@ -195,7 +246,7 @@ class ScoresPanel(QDockWidget):
         per: dict[str, list[float]] = {}
         for g, ref in self.refs.items():
             try:
-                sc = st.scores(g, proto)
+                sc = st.scores(g, proto, self.run_id())
             except Exception:
                 continue
             for p, v in sc.items():
