@@ -3,6 +3,7 @@ hang, garbage) end their episode as ``failed`` with a reason, quickly, and the n
 from __future__ import annotations
 
 import base64
+import json
 import shutil
 import socket
 import subprocess
@@ -221,3 +222,23 @@ def test_hello_describes_the_game(tmp_path):
     assert h["frameskip"] == 4 and h["seed"] == 5
     assert h["observation"] == {"kind": "indices", "shape": [210, 160], "kinds": ["indices", "png", "none"], "ram": True}
     assert len(base64.b64decode(h["palette"])) % 3 == 0
+
+
+@pytest.mark.parametrize("client", ["random_agent.py", "random_agent.sh"])
+def test_example_clients_follow_the_seed_of_the_hello(client):
+    """AtariBench's seeds 0-9 differ only through the agent (no sticky actions): the clients must use it."""
+    import subprocess
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "agents" / client
+    cmd = [sys.executable, str(path)] if client.endswith(".py") else ["sh", str(path)]
+
+    def actions(seed):
+        hello = {"type": "hello", "protocol": "arcade-lab-agent/1", "game": "pong", "actions": [0, 1, 3, 4, 11, 12],
+                 "seed": seed}
+        lines = [json.dumps(hello, separators=(",", ":"))] + ['{"type":"observation"}'] * 30 + ['{"type":"bye"}']
+        out = subprocess.run(cmd, input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=60).stdout
+        return [json.loads(x).get("action", json.loads(x).get("actions")) for x in out.splitlines()[1:]]
+
+    a, b = actions(1), actions(2)
+    assert len(a) == 30 and a == actions(1) and a != b

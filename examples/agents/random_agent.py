@@ -10,7 +10,7 @@ import argparse, json, random, socket, sys
 
 p = argparse.ArgumentParser()
 p.add_argument("--tcp", type=int, help="serve on this TCP port (127.0.0.1) instead of stdin/stdout")
-p.add_argument("--seed", type=int, default=0)
+p.add_argument("--seed", type=int, default=None, help="default: the seed Arcade Lab sends in its hello")
 p.add_argument("--sequence", type=int, default=1)
 p.add_argument("--observation", default="none", help="what we want to be sent (we ignore the screen)")
 args = p.parse_args()
@@ -21,8 +21,10 @@ def play(read, write):
     actions = []
     for line in iter(read, b""):
         msg = json.loads(line)
-        if msg["type"] == "hello":  # the game, its actions, the observation on offer
+        if msg["type"] == "hello":  # the game, its actions, the observation on offer, the run's seed
             actions = msg["actions"]
+            if args.seed is None:
+                rng.seed(msg.get("seed", 0))
             write({"type": "hello", "protocol": "arcade-lab-agent/1", "name": "random-py",
                    "observation": args.observation})
         elif msg["type"] == "observation":
