@@ -30,19 +30,18 @@ KNOWN_SIZES = {2048, 4096, 8192, 10240, 10495, 10496, 12288, 16384, 32768, 65536
 
 
 def _count_signature(image: bytes, sig: bytes, min_hits: int) -> bool:
-    """ALE's signature scan: non-overlapping hits, the scan window stops one byte early."""
+    """ALE's signature scan: non-overlapping hits (the scan resumes one byte past a hit's window), and
+    the scan window stops one byte early — i.e. a hit must end before the image's last byte. ``find``
+    does the scanning in C: a Python byte loop here cost the library ~2.7 s at every app start."""
     n, m = len(image), len(sig)
-    if m > n:
-        return False
     hits = 0
     i = 0
-    while i < n - m:
-        if image[i:i + m] == sig:
-            hits += 1
-            i += m  # skip the whole window (the loop's own increment adds one more)
-        if hits >= min_hits:
+    while hits < min_hits:
+        j = image.find(sig, i, n - 1)
+        if j < 0:
             break
-        i += 1
+        hits += 1
+        i = j + m + 1
     return hits >= min_hits
 
 
