@@ -330,14 +330,15 @@ class AgentDriver:
         players = {p for _, p in self._segments}
         if self.name in players:  # a pure human episode is not this driver's to store
             rec = self._record(sess, ended_by)
-            self.last_record = rec
-            self.records.append(rec)
-            self.episodes_done += 1
             if self.store is not None:
                 try:
                     self.store.add_episode(rec)
                 except Exception as e:  # the score database is a convenience; play goes on
                     self.errors.append(f"store: {e}")
+            # published after the database write, so a reader that sees the count also sees the row
+            self.last_record = rec
+            self.records.append(rec)
+            self.episodes_done += 1
         if self.keep_playing and self._want_agent:
             sess.env.reset()  # the agent plays on: a fresh episode, as the Runner does
 
