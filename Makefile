@@ -31,6 +31,9 @@ parity: $(STAMP)
 dist: $(STAMP)
 	$(BIN)/python -m pip install --quiet "pyinstaller>=6.3"
 	$(BIN)/pyinstaller --noconfirm --distpath dist --workpath build packaging/arcade-lab.spec
+	# ship the compiled kernels: a fresh installation copies them on its first start instead of compiling
+	rm -rf dist/arcade-lab/_internal/jit-cache
+	env -u NUMBA_CACHE_DIR ARCADE_LAB_CACHE=$(CURDIR)/dist/arcade-lab/_internal/jit-cache dist/arcade-lab/arcade-lab warm
 	dist/arcade-lab/arcade-lab play --self-test
 
 clean:

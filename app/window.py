@@ -99,8 +99,11 @@ class MainWindow(QMainWindow):
         self._status_timer.start(250)
         if self.startup_notice:
             self.statusBar().showMessage(self.startup_notice, 15000)
-        from .panels.agents import install_agent_ui  # agents, training, scores, race (issue 8)
-        self.agent_ui = install_agent_ui(self)
+        # The Agents/Training/Scores docks cost ~1 s (pyqtgraph and its plots): they are added just after
+        # the first frame is on screen, or earlier when something asks for them.
+        self._agent_ui = None
+        self._agent_ui_scheduled = False
+        self._closing = False
 
     def _open_store(self):
         """The episode store; a crash's leftovers are marked now, and the player is told. A store that
@@ -300,10 +303,28 @@ class MainWindow(QMainWindow):
             grp2.addAction(a)
             self.diff_menu.addAction(a)
 
+    @property
+    def agent_ui(self):
+        if self._agent_ui is None:
+            from .panels.agents import install_agent_ui  # agents, training, scores, race (issue 8)
+
+            self._agent_ui = install_agent_ui(self)
+        return self._agent_ui
+
+    def _install_agent_ui_later(self) -> None:
+        if not self._agent_ui_scheduled:
+            self._agent_ui_scheduled = True
+            QTimer.singleShot(0, self, self._late_agent_ui)  # the window as context: never after it is gone
+
+    def _late_agent_ui(self) -> None:
+        if not self._closing:
+            self.agent_ui  # noqa: B018  (the property builds the docks)
+
     def _on_frame(self, frame_number: int) -> None:
         frame, n = self.worker.take_frame()
         if frame is not None:
             self.view.show_frame(frame)
+            self._install_agent_ui_later()
         sess = self.session
         if sess is not None:
             self._drain_events(sess)
@@ -627,6 +648,7 @@ class MainWindow(QMainWindow):
         QApplication.instance().removeEventFilter(self.key_filter)
 
     def closeEvent(self, event) -> None:  # noqa: N802
+        self._closing = True
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.shutdown()
         super().closeEvent(event)

@@ -17,7 +17,7 @@ _AGENTS_DIR = _ENGINE_DIR.parent / "agents"
 # Modules that hold no compiled code and no constants compiled code reads: editing them must not throw
 # away a two-minute compile. Everything else (including plain table modules) is part of the key.
 _PYTHON_ONLY = {"cli.py", "doctor.py", "parity.py", "bench.py", "gym.py", "roms.py", "console.py", "env.py",
-                "__main__.py", "bench_app.py", "png.py", "statefile.py"}
+                "__main__.py", "bench_app.py", "png.py", "statefile.py", "warm.py"}
 # Packages of plain Python (no njit, no constants compiled code reads): editing them must not recompile.
 _PURE_PYTHON_DIRS = {"evaluation", "external", "atari_bench"}
 
@@ -51,8 +51,37 @@ def cache_dir() -> Path:
     return Path(base) / "numba" / _source_hash()
 
 
+def bundled_cache() -> Path | None:
+    """The cache a frozen bundle ships, warmed by ``make dist`` for exactly these sources; else None."""
+    import sys
+
+    base = getattr(sys, "_MEIPASS", None)
+    if not getattr(sys, "frozen", False) or not base:
+        return None
+    p = Path(base) / "jit-cache" / "numba" / _source_hash()
+    return p if p.is_dir() else None
+
+
+def seed_cache(dest: Path, src: Path | None) -> bool:
+    """Fill an empty cache folder from a shipped one (copied, so the user's stays writable); a copy that
+    fails half-way leaves nothing behind, and numba then compiles as usual."""
+    import shutil
+
+    if src is None or dest.exists():
+        return False
+    tmp = dest.with_name(dest.name + f".seeding-{os.getpid()}")
+    try:
+        shutil.copytree(src, tmp)
+        tmp.rename(dest)
+        return True
+    except OSError:
+        shutil.rmtree(tmp, ignore_errors=True)
+        return False
+
+
 if "NUMBA_CACHE_DIR" not in os.environ:
     os.environ["NUMBA_CACHE_DIR"] = str(cache_dir())
+    seed_cache(Path(os.environ["NUMBA_CACHE_DIR"]), bundled_cache())
 
 import numba  # noqa: E402  (must follow the cache folder choice)
 
@@ -60,6 +89,76 @@ if numba.config.CACHE_DIR != os.environ["NUMBA_CACHE_DIR"]:
     numba.config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
 
 from numba import njit  # noqa: E402
+from numba.core import caching as _caching  # noqa: E402
+
+_PKG_ROOT = _ENGINE_DIR.parent
+
+
+def _module_file(py_func, py_file: str) -> Path | None:
+    """The real source file of one of our compiled functions, or None for anybody else's. In a frozen
+    bundle ``co_filename`` may be relative; the module's ``__file__`` is not."""
+    import sys
+
+    mod = sys.modules.get(getattr(py_func, "__module__", "") or "")
+    cand = getattr(mod, "__file__", None) or py_file
+    try:
+        path = Path(cand).resolve()
+        rel = path.relative_to(_PKG_ROOT)
+    except (TypeError, ValueError, OSError):
+        return None
+    return path if rel.parts and rel.parts[0] in ("engine", "agents") and path.is_file() else None
+
+
+class PackageCacheLocator(_caching._CacheLocator):
+    """Where numba keeps our compiled code: under the cache folder by path *relative to the package*,
+    stamped by the file's content. numba's own locators name the folder after the absolute source path
+    (and, in a frozen app, stamp by the executable), so a cache could never move with an installation —
+    this one can: a bundle ships the cache warmed at build time and its first start loads instead of
+    compiling for minutes."""
+
+    def __init__(self, py_func, path: Path):
+        self._path = path
+        self._lineno = py_func.__code__.co_firstlineno
+        rel = path.parent.relative_to(_PKG_ROOT)
+        self._cache_path = os.path.join(numba.config.CACHE_DIR, *rel.parts)  # read at decoration time
+
+    def get_cache_path(self):
+        return self._cache_path
+
+    def get_source_stamp(self):
+        return _file_digest(str(self._path))
+
+    def get_disambiguator(self):
+        return str(self._lineno)
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if not numba.config.CACHE_DIR:
+            return None
+        path = _module_file(py_func, py_file)
+        if path is None:
+            return None
+        self = cls(py_func, path)
+        try:
+            self.ensure_cache_path()
+        except OSError:
+            return None
+        return self
+
+
+_DIGESTS: dict = {}
+
+
+def _file_digest(path: str) -> str:
+    d = _DIGESTS.get(path)
+    if d is None:
+        with open(path, "rb") as f:
+            d = _DIGESTS[path] = hashlib.sha256(f.read()).hexdigest()
+    return d
+
+
+if PackageCacheLocator not in _caching.CacheImpl._locator_classes:
+    _caching.CacheImpl._locator_classes.insert(0, PackageCacheLocator)
 
 
 def agents_cache_dir() -> str:

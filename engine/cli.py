@@ -14,6 +14,7 @@ DELEGATED = {
     "report": ("agents.evaluation.cli", "report_main", "evaluation reports"),
     "replay": ("agents.evaluation.replay", "replay_main", "recorded sessions and replay verification"),
     "atari-bench": ("agents.atari_bench.cli", "atari_bench_main", "AtariBench: vision-language models on 20 games"),
+    "warm": ("agents.warm", "main", "compile every kernel now (the first start and first agent attach are then quick)"),
 }
 
 

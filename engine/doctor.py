@@ -67,7 +67,8 @@ def checks() -> list[tuple[str, bool, str, str]]:
     cdir = Path(os.environ.get("NUMBA_CACHE_DIR", cache_dir()))
     n_cached = len(list(cdir.rglob("*.nbc"))) if cdir.is_dir() else 0
     warm = n_cached > 0
-    out.append(("JIT cache", True, f"{cdir} ({n_cached} compiled objects{'' if warm else ', cold: the first start compiles for ~2 min'})", ""))
+    out.append(("JIT cache", True, f"{cdir} ({n_cached} compiled objects"
+                f"{'' if warm else ', cold: the first start compiles for ~2 min — `arcade-lab warm` does it now'})", ""))
     return out
 
 

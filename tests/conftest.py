@@ -43,3 +43,31 @@ requires_ale = pytest.mark.skipif(not have_ale(), reason="ale-py (the oracle) is
 def _private_data_dir(tmp_path_factory, monkeypatch):
     """Score database and save states of every test live in a temporary folder, never the user's."""
     monkeypatch.setenv("ARCADE_LAB_DATA", str(tmp_path_factory.mktemp("data")))
+
+
+@pytest.fixture
+def open_window(qtbot, tmp_path):
+    """``open_window(game, **MainWindow options)``: the app's window on ``game``, private settings, no
+    sound or thumbnails, shown and emulating; closed after the test."""
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from app.window import MainWindow
+
+    opened = []
+
+    def open_(game: str = "pong", timeout: int = 60000, **kw):
+        QApplication.instance().setProperty("quiet_errors", True)
+        settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+        kw = {"audio": False, "thumbnails": False, **kw}
+        win = MainWindow(settings=settings, **kw)
+        qtbot.addWidget(win)
+        opened.append(win)
+        assert win.open_game(game)
+        win.show()
+        qtbot.waitUntil(lambda: win.session is not None and win.worker.frames_emulated > 5, timeout=timeout)
+        return win
+
+    yield open_
+    for win in opened:
+        win.close()

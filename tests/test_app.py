@@ -6,7 +6,6 @@ import pytest
 
 pytest.importorskip("PySide6")
 from PySide6.QtCore import QSettings, Qt  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from app.input import KeyMap  # noqa: E402
 from app.session import InputFrame, PlaySession, joystick_action  # noqa: E402
@@ -16,16 +15,8 @@ PADDLE_COLOUR = 200
 
 
 @pytest.fixture
-def window(qtbot, tmp_path):
-    QApplication.instance().setProperty("quiet_errors", True)
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    win = MainWindow(audio=False, settings=settings, thumbnails=False)
-    qtbot.addWidget(win)
-    assert win.open_game("pong")
-    win.show()
-    qtbot.waitUntil(lambda: win.session is not None and win.worker.frames_emulated > 5, timeout=60000)
-    yield win
-    win.close()
+def window(open_window):
+    return open_window("pong")
 
 
 def _paddle_rows(frame: np.ndarray) -> np.ndarray:

@@ -21,17 +21,9 @@ GAME = "freeway"
 
 
 @pytest.fixture
-def window(qtbot, tmp_path, monkeypatch):
+def window(open_window, tmp_path, monkeypatch):
     monkeypatch.setenv("ARCADE_LAB_DATA", str(tmp_path / "data"))
-    QApplication.instance().setProperty("quiet_errors", True)
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    win = MainWindow(audio=False, settings=settings, thumbnails=False, gamepads=False)
-    qtbot.addWidget(win)
-    assert win.open_game(GAME)
-    win.show()
-    qtbot.waitUntil(lambda: win.session is not None and win.worker.frames_emulated > 5, timeout=180000)
-    yield win
-    win.close()
+    return open_window(GAME, timeout=180000, gamepads=False)
 
 
 def _attach(win, qtbot, kind, **values):

@@ -67,3 +67,48 @@ def test_built_bundle_passes_its_self_test():
     out = subprocess.run([str(exe), "play", "--self-test"], capture_output=True, text=True, timeout=900,
                          env={**env, "QT_QPA_PLATFORM": "offscreen"})
     assert out.returncode == 0 and "self-test ok" in out.stdout, out.stderr
+
+
+def test_compiled_code_is_cached_by_package_relative_path():
+    """The cache folder of our kernels names the package folder, not the absolute install path, and its
+    stamp is the file's content: a cache built in one place is valid where the installation moves."""
+    import hashlib
+
+    import numba
+
+    from engine import _jit, cpu
+
+    fn = cpu.execute
+    loc = _jit.PackageCacheLocator.from_function(fn.py_func, fn.py_func.__code__.co_filename)
+    assert loc is not None
+    assert Path(loc.get_cache_path()) == Path(numba.config.CACHE_DIR) / "engine"
+    assert loc.get_source_stamp() == hashlib.sha256(Path(cpu.__file__).read_bytes()).hexdigest()
+    assert type(fn._cache._impl.locator) is _jit.PackageCacheLocator  # numba picked ours
+    # anybody else's functions keep numba's own locators
+    assert _jit.PackageCacheLocator.from_function(test_version_flag, __file__) is None
+
+
+def test_bundled_cache_seeds_an_empty_user_cache(tmp_path):
+    from engine import _jit
+
+    src = tmp_path / "shipped"
+    (src / "engine").mkdir(parents=True)
+    (src / "engine" / "x.nbi").write_bytes(b"index")
+    dest = tmp_path / "user" / "numba" / "abc"
+    assert _jit.seed_cache(dest, src)
+    assert (dest / "engine" / "x.nbi").read_bytes() == b"index"
+    (dest / "engine" / "x.nbi").write_bytes(b"mine")
+    assert not _jit.seed_cache(dest, src)                 # an existing cache is never overwritten
+    assert (dest / "engine" / "x.nbi").read_bytes() == b"mine"
+    assert not _jit.seed_cache(tmp_path / "other", None)  # nothing shipped (not a bundle): nothing done
+    assert not (tmp_path / "other").exists()
+    assert _jit.bundled_cache() is None                   # this test process is not frozen
+
+
+def test_warm_loads_every_kernel_the_app_uses():
+    from agents import warm
+
+    lines = []
+    times = warm.warm("pong", agents=True, out=lines.append)
+    assert list(times) == ["emulator"] + [spec for spec, _ in warm.AGENTS]
+    assert len(lines) == len(times) and all(t >= 0 for t in times.values())

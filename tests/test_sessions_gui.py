@@ -7,27 +7,17 @@ from dataclasses import replace
 import pytest
 
 pytest.importorskip("PySide6")
-from PySide6.QtCore import QSettings, Qt  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import Qt  # noqa: E402
 
 from agents.evaluation import presets  # noqa: E402
 from agents.evaluation.replay import replay_main  # noqa: E402
 from agents.evaluation.store import Store  # noqa: E402
 from app.panels.sessions import leaderboard  # noqa: E402
-from app.window import MainWindow  # noqa: E402
 
 
 @pytest.fixture
-def window(qtbot, tmp_path):
-    QApplication.instance().setProperty("quiet_errors", True)
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    win = MainWindow(audio=False, settings=settings, thumbnails=False, store=Store(tmp_path / "s.db"))
-    qtbot.addWidget(win)
-    assert win.open_game("pong")
-    win.show()
-    qtbot.waitUntil(lambda: win.session is not None and win.worker.frames_emulated > 5, timeout=60000)
-    yield win
-    win.close()
+def window(open_window, tmp_path):
+    return open_window("pong", store=Store(tmp_path / "s.db"))
 
 
 def _key(win, key, down=True):

@@ -18,24 +18,21 @@ class _Usage(Exception):
     pass
 
 
-def _positive(v: str) -> int:
-    try:
-        n = int(v)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {v!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
-    return n
+def _whole_at_least(lo: int, says: str):
+    """An argparse type: a whole number >= ``lo``, refused with ``says`` otherwise."""
+    def parse(v: str) -> int:
+        try:
+            n = int(v)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {v!r}") from None
+        if n < lo:
+            raise argparse.ArgumentTypeError(f"{says}, got {n}")
+        return n
+    return parse
 
 
-def _nonneg(v: str) -> int:
-    try:
-        n = int(v)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {v!r}") from None
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {n}")
-    return n
+_positive = _whole_at_least(1, "must be at least 1")
+_nonneg = _whole_at_least(0, "must be 0 or more")
 
 
 def eval_parser() -> argparse.ArgumentParser:
