@@ -1,7 +1,7 @@
 """Agents by name: ``make_agent("sarsa:bass", env, seed)``. Used by the CLI, the app and evaluation.
 
 Specs: ``random``, ``const:A``, ``perturb:A`` (A = ALE action 0..17), ``sarsa:FEATURES`` (basic, bass,
-disco, lsh, ram), ``uct``, ``bfs``. Imports are lazy so that listing names never compiles anything.
+disco, lsh, ram), ``uct``, ``bfs``, ``brute`` (Machado et al. 2018's determinism exploiter). Imports are lazy so that listing names never compiles anything.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ class UnknownAgent(ValueError):
 
 def agent_specs() -> list[str]:
     return (["random"] + [f"const:{a}" for a in range(18)] + [f"perturb:{a}" for a in range(18)]
-            + [f"sarsa:{f}" for f in FEATURE_SETS] + ["uct", "bfs"])
+            + [f"sarsa:{f}" for f in FEATURE_SETS] + ["uct", "bfs", "brute"])
 
 
 def _action_arg(spec: str, arg: str) -> int:
@@ -49,10 +49,13 @@ def make_agent(spec: str, env=None, seed: int = 0, **params):
             raise UnknownAgent(f"agent {spec!r}: feature set must be one of {', '.join(FEATURE_SETS)}")
         from .sarsa import SarsaAgent
         return SarsaAgent.for_env(arg, env, seed=seed, **params)
+    if kind == "brute" and not arg:
+        from .brute import BruteAgent
+        return BruteAgent(seed, **params)
     if kind in ("uct", "bfs") and not arg:
         if env is None:
             raise UnknownAgent(f"agent {spec!r} plans with the emulator: it needs an env")
         from .search import BFSAgent, UCTAgent
         return (UCTAgent if kind == "uct" else BFSAgent)(env, seed=seed, **params)
     raise UnknownAgent(f"unknown agent {spec!r}; known: random, const:A, perturb:A, "
-                       f"sarsa:{{{','.join(FEATURE_SETS)}}}, uct, bfs, ext:cmd:COMMAND, ext:tcp:HOST:PORT")
+                       f"sarsa:{{{','.join(FEATURE_SETS)}}}, uct, bfs, brute, ext:cmd:COMMAND, ext:tcp:HOST:PORT")
