@@ -122,6 +122,11 @@ class BruteAgent(BaseAgent):
             self._v[parent] = max(self._q[parent].values())
         self._path = []
 
+    def history_values(self) -> np.ndarray:
+        """Value of each action in ``self.actions`` after the current history (NaN: never tried there)."""
+        q = self._q[self._node] if 0 <= self._node < len(self._q) else {}
+        return np.array([q.get(int(a), np.nan) for a in self.actions], float)
+
     def best_return(self) -> float:
         """The value of the root: the return the Brute expects from replaying its best trajectory."""
         return self._v[0]

@@ -259,6 +259,8 @@ class AgentDriver:
                      actions=list(st["actions"]))
         elif hasattr(ag, "q_values") and getattr(ag, "w", None) is not None:
             t.update(kind="q", q=ag.q_values())
+        elif hasattr(ag, "history_values"):  # the Brute: its estimates after the history so far
+            t.update(kind="q", q=ag.history_values())
         else:
             t["kind"] = "none"
         return t

@@ -41,6 +41,7 @@ CASES = [
     ("Random", {}, "none"),
     ("Const", {"action": 2}, "none"),
     ("Perturb", {"action": 2}, "none"),
+    ("Brute", {"brute_epsilon": 0.01}, "q"),
 ]
 
 

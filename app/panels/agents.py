@@ -22,7 +22,7 @@ from ..agent_driver import AgentDriver
 
 ACTION_SHORT = ["NOOP", "FIRE", "U", "R", "L", "D", "UR", "UL", "DR", "DL",
                 "UF", "RF", "LF", "DF", "URF", "ULF", "DRF", "DLF"]
-KINDS = ("UCT", "BFS", "SARSA(λ)", "Random", "Const", "Perturb", "External")
+KINDS = ("UCT", "BFS", "SARSA(λ)", "Random", "Const", "Perturb", "External", "Brute")
 SPEED_CHOICES = [("¼× (slow motion)", 0.25), ("½×", 0.5), ("1× real time", 1.0), ("2×", 2.0), ("4×", 4.0),
                  ("as fast as possible", None)]
 
@@ -228,6 +228,9 @@ class AgentsPanel(QDockWidget):
         self.ext_spec = QLineEdit()
         self.ext_spec.setPlaceholderText("command (python3 my_agent.py) or tcp:HOST:PORT")
         self.params.addWidget(self._form(("Command", self.ext_spec)))
+        self.brute_eps = _dspin(0, 1, 0.005, 0.001)
+        self.params.addWidget(self._form(("ε (narrow exploration)", self.brute_eps), (
+            "", QLabel("Replays its best trajectory so far; learns every episode while attached."))))
         self.kind.currentIndexChanged.connect(self._show_params)
         self._show_params(0)
         self.sarsa_features.currentTextChanged.connect(self._paper_sarsa)
@@ -330,7 +333,8 @@ class AgentsPanel(QDockWidget):
         widgets = {"sims": self.uct_sims, "depth": self.uct_depth, "c": self.uct_c, "frames": self.bfs_frames,
                    "alpha": self.sarsa_alpha, "lam": self.sarsa_lam, "epsilon": self.sarsa_eps,
                    "samples": self.sarsa_samples, "action": self.const_action if kind == "Const"
-                   else self.perturb_action, "keep": self.perturb_keep, "fpa": self.fpa, "seed": self.seed}
+                   else self.perturb_action, "keep": self.perturb_keep, "fpa": self.fpa, "seed": self.seed,
+                   "brute_epsilon": self.brute_eps}
         for k, v in values.items():
             if k == "features":
                 self.sarsa_features.setCurrentText(v)
@@ -361,6 +365,8 @@ class AgentsPanel(QDockWidget):
             return f"const:{self.const_action.value()}", {}
         if k == "Perturb":
             return f"perturb:{self.perturb_action.value()}", {}
+        if k == "Brute":
+            return "brute", {"epsilon": self.brute_eps.value()}
         if k == "External":
             text = self.ext_spec.text().strip()
             if text.startswith("ext:"):
