@@ -34,6 +34,9 @@ def warm(game: str = "pong", agents: bool = True, out=print) -> dict:
         env.act(0)
     env.restore_state(env.clone_state())
     times["emulator"] = time.perf_counter() - t
+    from engine._jit import mark_cache_warm
+
+    mark_cache_warm()
     out(f"emulator: {times['emulator']:.1f} s")
     if agents:
         from .base import RunConfig, Runner

@@ -34,9 +34,17 @@ def main(args=None) -> int:
         win.open_game("pong")
     win.show()
     if frames:
-        # smoke tests: quit once this many frames were emulated
+        # smoke tests and startup timing: say when the first frame is on screen (wall clock, so a shell
+        # can subtract its own start time), quit once this many frames were emulated
+        import time
+
+        painted = []
+
         def check():
-            if win.worker.frames_emulated >= frames:
+            if not painted and win.view.frames_painted >= 1:
+                painted.append(time.time())
+                print(f"first frame painted at {painted[0]:.3f}", flush=True)
+            if win.worker.frames_emulated >= frames and painted:
                 win.close()
         t = QTimer(win)
         t.timeout.connect(check)

@@ -161,6 +161,24 @@ if PackageCacheLocator not in _caching.CacheImpl._locator_classes:
     _caching.CacheImpl._locator_classes.insert(0, PackageCacheLocator)
 
 
+_WARM_MARK = ".warm"
+
+
+def cache_warm() -> bool:
+    """Whether the emulator's kernels in this cache folder were all compiled once (marked by the first
+    start's warm-up or ``arcade-lab warm``): the app then skips its splash thread and loads directly."""
+    return (Path(numba.config.CACHE_DIR) / _WARM_MARK).is_file()
+
+
+def mark_cache_warm() -> None:
+    try:
+        p = Path(numba.config.CACHE_DIR)
+        p.mkdir(parents=True, exist_ok=True)
+        (p / _WARM_MARK).touch()
+    except OSError:  # a read-only cache only costs the splash thread next time
+        pass
+
+
 def agents_cache_dir() -> str:
     """Agent kernels inline engine functions, so their cache is keyed by the engine's and the agents'
     sources — in a folder of its own, so editing an agent never throws away the emulator's compile."""

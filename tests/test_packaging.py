@@ -112,3 +112,14 @@ def test_warm_loads_every_kernel_the_app_uses():
     times = warm.warm("pong", agents=True, out=lines.append)
     assert list(times) == ["emulator"] + [spec for spec, _ in warm.AGENTS]
     assert len(lines) == len(times) and all(t >= 0 for t in times.values())
+
+
+def test_warm_mark_follows_the_cache_folder(tmp_path, monkeypatch):
+    import numba
+
+    from engine import _jit
+
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path / "cache"))
+    assert not _jit.cache_warm()  # a new cache folder (new sources, fresh install) starts cold
+    _jit.mark_cache_warm()
+    assert _jit.cache_warm()
