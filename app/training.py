@@ -17,6 +17,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
                                QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
+from .panels.scroll import scrolled
 from .training_worker import train_main
 
 MOVING_AVERAGE = 10
@@ -152,7 +153,7 @@ class TrainingPanel(QDockWidget):
         self.plot.setMinimumHeight(200)
         lay.addWidget(self.plot)
         lay.addStretch(1)
-        self.setWidget(body)
+        self.setWidget(scrolled(body))
         self.timer = QTimer(self)
         self.timer.timeout.connect(self.poll)
         self.timer.start(200)

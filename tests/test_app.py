@@ -218,3 +218,11 @@ def test_palette_choice_is_saved(window):
     window.set_palette_choice("SECAM")
     assert window.settings.value("view/palette") == "SECAM"
     window.set_palette_choice("Auto")
+
+
+def test_window_fits_a_laptop_screen_with_every_dock(window, qtbot):
+    """All docks (library, states, sessions, agents, training, scores) together still fit 1366x768."""
+    assert window.agent_ui is not None  # the agent docks are built (normally just after the first frame)
+    qtbot.wait(50)
+    hint = window.minimumSizeHint()
+    assert hint.height() <= 720 and hint.width() <= 1366, hint

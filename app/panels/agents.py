@@ -15,10 +15,11 @@ import numpy as np
 from PySide6.QtCore import QEvent, QObject, QRectF, Qt, QTimer
 from PySide6.QtGui import QAction, QColor, QKeySequence, QPainter, QPen
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDockWidget, QDoubleSpinBox, QFileDialog, QFormLayout,
-                               QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QScrollArea, QSizePolicy,
+                               QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSizePolicy,
                                QSpinBox, QStackedWidget, QVBoxLayout, QWidget)
 
 from ..agent_driver import AgentDriver
+from .scroll import scrolled
 
 ACTION_SHORT = ["NOOP", "FIRE", "U", "R", "L", "D", "UR", "UL", "DR", "DL",
                 "UF", "RF", "LF", "DF", "URF", "ULF", "DRF", "DLF"]
@@ -286,10 +287,7 @@ class AgentsPanel(QDockWidget):
         tl.addWidget(self.thought)
         lay.addWidget(think)
         lay.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(body)
-        self.setWidget(scroll)
+        self.setWidget(scrolled(body))
 
         self.overlay = FeatureOverlay(window.view)
         self.timer = QTimer(self)

@@ -16,6 +16,8 @@ import numpy as np
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QComboBox, QDockWidget, QFormLayout, QLabel, QVBoxLayout, QWidget
 
+from .scroll import scrolled
+
 RESOURCES = Path(__file__).resolve().parent.parent.parent / "resources"
 COLOURS = [(31, 119, 180), (255, 127, 14), (44, 160, 44), (214, 39, 40), (148, 103, 189), (140, 86, 75),
            (227, 119, 194), (127, 127, 127), (188, 189, 34), (23, 190, 207)]
@@ -108,7 +110,7 @@ class ScoresPanel(QDockWidget):
         if not self.refs:
             self.across.hide()
             lay.addWidget(QLabel("No resources/reference_scores table: raw scores only."))
-        self.setWidget(body)
+        self.setWidget(scrolled(body))
         self.timer = QTimer(self)
         self.timer.timeout.connect(self.poll)
         self.timer.start(poll_ms)
