@@ -78,6 +78,9 @@ class MainWindow(QMainWindow):
         self.sessions.replay_requested.connect(self.replay_episode)
         self.sessions.seek_requested.connect(self.seek_replay)
         self.sessions.follow(lambda: self.session)
+        # states and sessions share a tab group: the right column keeps room for the agents' docks
+        self.tabifyDockWidget(self.snapshots, self.sessions)
+        self.sessions.raise_()
         self.sessions.refresh()
         self.worker.notice.connect(self._on_notice, Qt.ConnectionType.QueuedConnection)
         self.input.refused.connect(self.refuse)

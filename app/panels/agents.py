@@ -633,6 +633,9 @@ class AgentUI:
         window.tabifyDockWidget(self.training, self.scores)
         self.agents.raise_()
         window.resizeDocks([self.agents], [470], Qt.Orientation.Horizontal)
+        above = getattr(window, "sessions", None)  # the states/sessions tab group shares the column
+        if above is not None:
+            window.resizeDocks([above, self.agents], [220, 520], Qt.Orientation.Vertical)
         self.races: list = []
         m = window.menuBar().addMenu("A&gents")
         for dock in (self.agents, self.training, self.scores):
