@@ -1,0 +1,102 @@
+"""Where the emulator's compiled time goes, per function: ``python tools/jit_profile.py GAME [SECONDS]``.
+
+Needs ``perf`` (software clock events are enough) and ``objdump``. The frame kernel is one machine-code
+object (numba links every callee into it); its cached object file still carries the function symbols.
+The child process steps the game with random actions; its kernel's load address and object file are
+saved, ``perf`` samples it, and samples are attributed to the object's functions.
+"""
+from __future__ import annotations
+
+import bisect
+import collections
+import glob
+import os
+import pickle
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def child(game: str, seconds: float, out: str) -> None:
+    import numpy as np
+
+    from engine import machine
+    from engine._jit import cache_dir
+    from engine.env import Env
+
+    e = Env(game, frameskip=4, repeat_action_probability=0.0, seed=0)
+    acts = e.action_set()
+    for _ in range(20):
+        e.act(acts[0])
+    nbc = glob.glob(str(cache_dir() / "engine" / "machine._run_frame_c-*.1.nbc"))[0]
+    with open(nbc, "rb") as f:
+        obj = pickle.load(f)[0][2][0]  # (name, "object", (object code, bitcode))
+    with open(os.path.join(out, "kernel.o"), "wb") as f:
+        f.write(obj)
+    syms = _symbols(os.path.join(out, "kernel.o"))
+    anchor = next(a for a, _, n in syms if n.startswith("cfunc."))
+    with open(os.path.join(out, "base"), "w") as f:
+        f.write(str(machine._run_frame_c.address - anchor))
+    rng = np.random.default_rng(0)
+    t = time.perf_counter()
+    n = 0
+    while time.perf_counter() - t < seconds:
+        for _ in range(100):
+            e.act(acts[rng.integers(len(acts))])
+            if e.game_over():
+                e.reset()
+        n += 100
+    print(f"{game}: {n * 4 / (time.perf_counter() - t):.0f} frames/s while sampled", flush=True)
+
+
+def _symbols(path: str) -> list[tuple[int, int, str]]:
+    out = subprocess.run(["objdump", "-t", path], capture_output=True, text=True, check=True).stdout
+    syms = []
+    for line in out.splitlines():
+        p = line.split()
+        if " F " in line and len(p) >= 6:
+            syms.append((int(p[0], 16), int(p[-2], 16), p[-1]))
+    return sorted(syms)
+
+
+def _short(name: str) -> str:
+    name = re.sub(r"B\d+v\d+.*", "", name.replace("cfunc.", "cfunc "))
+    parts = re.findall(r"\d+([A-Za-z_]\w*?)(?=\d|$)", name.replace("_ZN", ""))
+    return ".".join(parts) or name
+
+
+def main(argv: list[str]) -> int:
+    if argv and argv[0] == "--child":
+        child(argv[1], float(argv[2]), argv[3])
+        return 0
+    game = argv[0] if argv else "breakout"
+    seconds = float(argv[1]) if len(argv) > 1 else 10.0
+    out = tempfile.mkdtemp(prefix="jit-profile-")
+    data = os.path.join(out, "perf.data")
+    # -D: skip start-up (imports, cache loading) so only steady-state stepping is sampled
+    subprocess.run(["perf", "record", "-q", "-D", "4000", "-e", "cpu-clock", "-o", data, sys.executable,
+                    __file__, "--child", game, str(seconds), out], check=True)
+    ips = [int(x, 16) for x in subprocess.run(["perf", "script", "-i", data, "-F", "ip"], capture_output=True,
+                                              text=True).stdout.split()]
+    base = int(open(os.path.join(out, "base")).read())
+    syms = _symbols(os.path.join(out, "kernel.o"))
+    starts = [a for a, _, _ in syms]
+    shares = collections.Counter()
+    for ip in ips:
+        o = ip - base
+        i = bisect.bisect_right(starts, o) - 1
+        if i >= 0 and o < syms[i][0] + syms[i][1]:
+            shares[_short(syms[i][2])] += 1
+        else:
+            shares["(outside the frame kernel: Python, numpy, other kernels)"] += 1
+    total = max(1, len(ips))
+    for name, n in shares.most_common(15):
+        print(f"{100 * n / total:5.1f}%  {name}")
+    print(f"({total} samples; files in {out})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
