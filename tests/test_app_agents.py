@@ -23,7 +23,9 @@ GAME = "freeway"
 @pytest.fixture
 def window(open_window, tmp_path, monkeypatch):
     monkeypatch.setenv("ARCADE_LAB_DATA", str(tmp_path / "data"))
-    return open_window(GAME, timeout=180000, gamepads=False)
+    win = open_window(GAME, timeout=180000, gamepads=False)
+    win.agent_ui  # noqa: B018  (built just after the first frame; the tests use it at once)
+    return win
 
 
 def _attach(win, qtbot, kind, **values):
