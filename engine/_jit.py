@@ -161,20 +161,30 @@ if PackageCacheLocator not in _caching.CacheImpl._locator_classes:
     _caching.CacheImpl._locator_classes.insert(0, PackageCacheLocator)
 
 
-_WARM_MARK = ".warm"
+def _warm_mark() -> str:
+    """The marker's name carries what numba keys machine code by (target, CPU, features): a cache warmed
+    on another CPU (a bundle built elsewhere) would compile again, so it must not count as warm."""
+    import llvmlite.binding as ll
+
+    name = numba.config.CPU_NAME or ll.get_host_cpu_name()
+    feats = numba.config.CPU_FEATURES if numba.config.CPU_FEATURES is not None else \
+        ll.get_host_cpu_features().flatten()
+    key = hashlib.sha1(f"{ll.get_process_triple()}|{name}|{feats}".encode()).hexdigest()[:12]
+    return f".warm-{key}"
 
 
 def cache_warm() -> bool:
-    """Whether the emulator's kernels in this cache folder were all compiled once (marked by the first
-    start's warm-up or ``arcade-lab warm``): the app then skips its splash thread and loads directly."""
-    return (Path(numba.config.CACHE_DIR) / _WARM_MARK).is_file()
+    """Whether the emulator's kernels in this cache folder were all compiled once for this CPU (marked by
+    the first start's warm-up or ``arcade-lab warm``): the app then skips its splash thread and loads
+    directly, knowing no compilation will freeze the window."""
+    return (Path(numba.config.CACHE_DIR) / _warm_mark()).is_file()
 
 
 def mark_cache_warm() -> None:
     try:
         p = Path(numba.config.CACHE_DIR)
         p.mkdir(parents=True, exist_ok=True)
-        (p / _WARM_MARK).touch()
+        (p / _warm_mark()).touch()
     except OSError:  # a read-only cache only costs the splash thread next time
         pass
 

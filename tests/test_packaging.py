@@ -123,3 +123,17 @@ def test_warm_mark_follows_the_cache_folder(tmp_path, monkeypatch):
     assert not _jit.cache_warm()  # a new cache folder (new sources, fresh install) starts cold
     _jit.mark_cache_warm()
     assert _jit.cache_warm()
+
+
+def test_warm_mark_is_per_cpu(tmp_path, monkeypatch):
+    """A cache warmed on another CPU (numba keys machine code by CPU name and features) is not warm here:
+    the app must keep its splash thread rather than compile in a frozen window."""
+    import numba
+
+    from engine import _jit
+
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path / "cache"))
+    _jit.mark_cache_warm()
+    assert _jit.cache_warm()
+    monkeypatch.setattr(numba.config, "CPU_NAME", "some-other-cpu")
+    assert not _jit.cache_warm()
