@@ -307,3 +307,13 @@ def test_score_panel_opens_an_evaluation_run_and_follows_it(window, qtbot):
     qtbot.waitUntil(lambda: "agent:const:0" in sp.data, timeout=10000)
     assert not sp.open_run("no-such-run")
     st.close()
+
+
+def test_score_views_normalise_as_the_evaluation_toolkit_does():
+    from agents.evaluation import metrics as M
+    from app.panels.scores import normalise
+
+    v, ref = np.array([30.0, 5.0, 100.0]), (10.0, 100.0)
+    np.testing.assert_allclose(normalise(v, ref, "random"), M.random_normalised(v, 10.0))  # s / random
+    np.testing.assert_allclose(normalise(v, ref, "human"), [20 / 90, -5 / 90, 1.0])
+    assert normalise(v, ref, "raw") is v and normalise(v, None, "human") is v

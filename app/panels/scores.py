@@ -45,14 +45,14 @@ def load_references(folder: Path = RESOURCES) -> dict[str, tuple[float, float]]:
 
 
 def normalise(scores: np.ndarray, ref: tuple[float, float] | None, how: str) -> np.ndarray:
-    """Raw, random-normalised (score - random) or human-normalised (score - random) / (human - random)."""
+    """Raw, random-normalised or human-normalised, exactly as the evaluation toolkit defines them
+    (``agents.evaluation.metrics``: s / random, ALE 2013 §4.1.1; (s - random) / (human - random))."""
     if how == "raw" or ref is None:
         return scores
+    from agents.evaluation.metrics import human_normalised, random_normalised  # scipy: only when asked
+
     rnd, hum = ref
-    if how == "random":
-        return scores - rnd
-    d = hum - rnd
-    return (scores - rnd) / d if d else scores * np.nan
+    return random_normalised(scores, rnd) if how == "random" else human_normalised(scores, rnd, hum)
 
 
 def ecdf(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
