@@ -6,6 +6,7 @@ hash of the compiled sources instead: any edit (or upgrade) gets a fresh folder.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from pathlib import Path
@@ -100,7 +101,12 @@ def _module_file(py_func, py_file: str) -> Path | None:
     import sys
 
     mod = sys.modules.get(getattr(py_func, "__module__", "") or "")
-    cand = getattr(mod, "__file__", None) or py_file
+    return _our_source(getattr(mod, "__file__", None) or py_file)
+
+
+@functools.lru_cache(maxsize=None)
+def _our_source(cand) -> Path | None:
+    # once per file, not per function: ~400 functions in ~130 files are decorated at start-up
     try:
         path = Path(cand).resolve()
         rel = path.relative_to(_PKG_ROOT)
@@ -139,22 +145,22 @@ class PackageCacheLocator(_caching._CacheLocator):
         if path is None:
             return None
         self = cls(py_func, path)
-        try:
-            self.ensure_cache_path()
-        except OSError:
-            return None
+        if self._cache_path not in _WRITABLE:  # numba's check writes a temporary file: once per folder
+            try:
+                self.ensure_cache_path()
+            except OSError:
+                return None
+            _WRITABLE.add(self._cache_path)
         return self
 
 
-_DIGESTS: dict = {}
+_WRITABLE: set = set()
 
 
+@functools.lru_cache(maxsize=None)
 def _file_digest(path: str) -> str:
-    d = _DIGESTS.get(path)
-    if d is None:
-        with open(path, "rb") as f:
-            d = _DIGESTS[path] = hashlib.sha256(f.read()).hexdigest()
-    return d
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
 
 
 if PackageCacheLocator not in _caching.CacheImpl._locator_classes:
