@@ -44,8 +44,7 @@ def warm(game: str = "pong", agents: bool = True, out=print) -> dict:
 
         for spec, params in AGENTS:
             t = time.perf_counter()
-            runner = Runner(RunConfig(game, max_frames=60, record_start_state=False), env=Env(
-                game, repeat_action_probability=0.0, seed=0, max_num_frames_per_episode=60))
+            runner = Runner(RunConfig(game, max_frames=60, record_start_state=False))
             agent = make_agent(spec, runner.env, seed=0, **params)
             for _ in runner.episodes(agent, 1):
                 pass

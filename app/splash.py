@@ -38,10 +38,8 @@ def warm_up(app: QApplication, show_after: float = 0.4) -> float:
     from engine._jit import cache_warm
 
     if cache_warm():
-        _warm(state)
-        if "error" not in state:
-            return time.perf_counter() - t0
-        state = {"done": False, "step": "Starting…"}
+        _warm(state)  # an error is left for the window to show, as on the threaded path
+        return time.perf_counter() - t0
     th = threading.Thread(target=_warm, args=(state,), daemon=True)
     th.start()
     splash = None
