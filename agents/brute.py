@@ -110,17 +110,21 @@ class BruteAgent(BaseAgent):
         # the final step's reward lands on a terminal child (its value stays 0); then back up the path
         self._advance(reward, Observation(screen=None, ram=np.zeros(0, np.uint8), lives=0, frame=0,
                                           terminal=True))
-        if not self.learning:
-            self._path = []
-            return
-        for e in reversed(self._path):
-            parent, action = self._e_parent[e], self._e_action[e]
-            edges = self._by_pair[(parent, action)]
-            n = sum(self._e_n[k] for k in edges)
-            q = sum(self._e_r[k] + self._e_n[k] * self._v[self._child_of(k)] for k in edges) / n
-            self._q[parent][action] = q
-            self._v[parent] = max(self._q[parent].values())
+        if self.learning:
+            for e in reversed(self._path):
+                self._back_up(e)
         self._path = []
+
+    def _back_up(self, e: int) -> None:
+        """Re-estimate the (history, action) pair edge ``e`` leaves from: its children's rewards and values
+        weighted by visits; then the history's value, the best of its tried actions."""
+        parent, action = self._e_parent[e], self._e_action[e]
+        edges = self._by_pair[(parent, action)]
+        n = sum(self._e_n[k] for k in edges)
+        if n:
+            self._q[parent][action] = sum(self._e_r[k] + self._e_n[k] * self._v[self._child_of(k)]
+                                          for k in edges) / n
+            self._v[parent] = max(self._q[parent].values())
 
     def history_values(self) -> np.ndarray:
         """Value of each action in ``self.actions`` after the current history (NaN: never tried there)."""
@@ -159,13 +163,7 @@ class BruteAgent(BaseAgent):
             fresh._e_n[e], fresh._e_r[e] = int(n[k]), float(r[k])
         # values from the leaves up: a child always has a larger node number than its parent
         for e in range(len(parent) - 1, -1, -1):
-            p, a = fresh._e_parent[e], fresh._e_action[e]
-            edges = fresh._by_pair[(p, a)]
-            tot = sum(fresh._e_n[k] for k in edges)
-            if tot:
-                fresh._q[p][a] = sum(fresh._e_r[k] + fresh._e_n[k] * fresh._v[fresh._child_of(k)]
-                                     for k in edges) / tot
-                fresh._v[p] = max(fresh._q[p].values())
+            fresh._back_up(e)
         for attr in ("_edge", "_e_parent", "_e_action", "_e_obs", "_e_n", "_e_r", "_by_pair", "_q", "_v"):
             setattr(self, attr, getattr(fresh, attr))
         self._path, self._node = [], 0
