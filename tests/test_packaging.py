@@ -114,18 +114,7 @@ def test_warm_loads_every_kernel_the_app_uses():
     assert len(lines) == len(times) and all(t >= 0 for t in times.values())
 
 
-def test_warm_mark_follows_the_cache_folder(tmp_path, monkeypatch):
-    import numba
-
-    from engine import _jit
-
-    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path / "cache"))
-    assert not _jit.cache_warm()  # a new cache folder (new sources, fresh install) starts cold
-    _jit.mark_cache_warm()
-    assert _jit.cache_warm()
-
-
-def test_warm_mark_is_per_cpu(tmp_path, monkeypatch):
+def test_warm_mark_follows_the_cache_folder_and_the_cpu(tmp_path, monkeypatch):
     """A cache warmed on another CPU (numba keys machine code by CPU name and features) is not warm here:
     the app must keep its splash thread rather than compile in a frozen window."""
     import numba
@@ -133,6 +122,7 @@ def test_warm_mark_is_per_cpu(tmp_path, monkeypatch):
     from engine import _jit
 
     monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path / "cache"))
+    assert not _jit.cache_warm()  # a new cache folder (new sources, fresh install) starts cold
     _jit.mark_cache_warm()
     assert _jit.cache_warm()
     monkeypatch.setattr(numba.config, "CPU_NAME", "some-other-cpu")
