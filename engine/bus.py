@@ -18,8 +18,7 @@ from .tia import tia_peek, tia_poke
 S_FLAT64K = 100
 
 
-@jit
-def read(s, rom, fb, addr, draw):
+def _read(s, rom, fb, addr, draw):
     """A read through the full address decode (any address)."""
     if s[C_SCHEME] == S_FLAT64K:
         v = rom[addr & 0xFFFF]
@@ -41,8 +40,7 @@ def read(s, rom, fb, addr, draw):
     return v
 
 
-@jit
-def write(s, rom, fb, addr, value, draw):
+def _write(s, rom, fb, addr, value, draw):
     """A write through the full address decode (any address)."""
     if s[C_SCHEME] == S_FLAT64K:
         rom[addr & 0xFFFF] = value
@@ -57,6 +55,15 @@ def write(s, rom, fb, addr, value, draw):
         else:
             riot_poke(s, a, value)
     s[DBUS] = value
+
+
+read = jit(_read)
+write = jit(_write)
+# The same decode inlined into its caller: the CPU's device entry point (``cpu._device_c``) is a C
+# callback taking raw pointers, and a call from it into ``read``/``write`` would pass every array as its
+# exploded struct again.
+read_inline = jit(inline="always")(_read)
+write_inline = jit(inline="always")(_write)
 
 
 @jit(inline="always")

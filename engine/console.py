@@ -9,11 +9,14 @@ from pathlib import Path
 import numpy as np
 
 from . import carts, machine, roms
-from .layout import (FB_ROWS, FN_FIRST, FN_LAST, N_STATE, RAM0, STATE_VERSION, T_FBCUR, T_FRAMEHEIGHT,
-                     T_HEIGHT, T_YSTART)
+from .layout import (FB_ROWS, FN_DEVICE, FN_FIRST, FN_LAST, N_STATE, RAM0, STATE_VERSION, T_FBCUR,
+                     T_FRAMEHEIGHT, T_HEIGHT, T_YSTART)
 from .palettes import NTSC, PAL
 
 _MAGIC = b"ALST"
+# Version 1 had no FN_DEVICE slot. Kernel addresses are zero in every saved state, so a version-1 body
+# (episode start states in the store, save-state files) reads as version 2 with a zero inserted there.
+_V1_MISSING_SLOT = FN_DEVICE
 
 
 class StateError(ValueError):
@@ -45,15 +48,19 @@ class State:
         if len(blob) < hsize + 16 or blob[:4] != _MAGIC:
             raise StateError("not an Arcade Lab machine state (bad header)")
         version, _, md5, nbody, nrng = struct.unpack("<HH32sII", blob[4:hsize])
-        if version != STATE_VERSION:
-            raise StateError(f"machine state version {version} is not supported (this build reads {STATE_VERSION})")
+        if version not in (1, STATE_VERSION):
+            raise StateError(f"machine state version {version} is not supported (this build reads 1 to "
+                             f"{STATE_VERSION})")
         if len(blob) != hsize + nbody + nrng + 16:
             raise StateError("machine state is truncated or has trailing bytes")
         if hashlib.sha256(blob[:hsize + nbody + nrng]).digest()[:16] != blob[-16:]:
             raise StateError("machine state is corrupt (checksum mismatch)")
-        if nbody != N_STATE * 8:
+        count = N_STATE - (1 if version == 1 else 0)
+        if nbody != count * 8:
             raise StateError("machine state has the wrong size for this version")
-        data = np.frombuffer(blob, dtype="<i8", count=N_STATE, offset=hsize).astype(np.int64)
+        data = np.frombuffer(blob, dtype="<i8", count=count, offset=hsize).astype(np.int64)
+        if version == 1:
+            data = np.insert(data, _V1_MISSING_SLOT, 0)
         rng = None
         if nrng:
             rng = np.frombuffer(blob, dtype="<i8", count=nrng // 8, offset=hsize + nbody).astype(np.int64)

@@ -4,28 +4,58 @@ Timing convention: the opcode is fetched, then the instruction's whole base cycl
 any operand access, plus page-cross/branch extras — so every TIA/RIOT access is stamped at the end of the
 instruction. No addressing-mode dummy reads and no RMW double writes; only the stack instructions' dummy
 peeks (JSR, RTS, RTI, PLA, PLP, BRK). Decimal mode uses table-based BCD with N/Z from the BCD result.
-Decoding is data-driven: ``opcodes.MODE``/``ACCESS`` choose the operand, ``opcodes.OPERATION`` the work.
+Decoding is data-driven: one ``INFO`` word per opcode (built from ``opcodes.py``) gives the cycles, the
+addressing group and flags that fetch the operand, and the operation.
 """
 from __future__ import annotations
 
 import numpy as np
+from numba import carray, cfunc
 
 from . import opcodes as oc
-from ._jit import jit
-from .riot import riot_peek
-from .bus import S_FLAT64K, peek as bus_peek, poke as bus_poke, read as bus_read, write as bus_write
+from ._jit import DEVICE_SIG, call_device, jit, ptr_i64, ptr_u8
+from .bus import S_FLAT64K, peek as bus_peek, read as bus_read, read_inline, write_inline
 from .layout import (A, X, Y, SP, PC, IR, FN, FV, FB, FD, FI, FNZ, FC, EXEC, EX_FATAL, LAST_READ, CYC,
-                     INSTR, JAMMED, DBUS, RAM0, C_SCHEME, C_PAGE)
+                     INSTR, JAMMED, DBUS, RAM0, C_SCHEME, C_PAGE, FN_DEVICE, N_STATE, FB_SIZE)
+from .riot import riot_peek
 
-CYCLES = oc.CYCLES
-MODE_BYTES = np.array(oc.MODE_BYTES, dtype=np.int64)
-# Everything the loop needs about an opcode in one word: cycles | mode << 4 | access << 8 | operation << 12
-# | instruction bytes << 20.
-INFO = (CYCLES | (oc.MODE << 4) | (oc.ACCESS << 8) | (oc.OPERATION << 12)
-        | (MODE_BYTES[oc.MODE] << 20)).astype(np.int64)
-OPERATION = oc.OPERATION
-MODE = oc.MODE
-ACCESS = oc.ACCESS
+# Addressing groups: the loop fetches instruction bytes and computes the address per group, with the index
+# register chosen by a flag (zp/zp,X/zp,Y share one path, abs/abs,X/abs,Y another).
+G_IMP, G_IMM, G_ZP, G_ABS, G_IZX, G_IZY, G_IND = range(7)
+_GROUP = {oc.IMP: G_IMP, oc.IMM: G_IMM, oc.REL: G_IMM, oc.ZP: G_ZP, oc.ZPX: G_ZP, oc.ZPY: G_ZP,
+          oc.ABS: G_ABS, oc.ABX: G_ABS, oc.ABY: G_ABS, oc.IZX: G_IZX, oc.IZY: G_IZY, oc.IND: G_IND}
+F_IDX_X = 1 << 8     # index by X
+F_IDX_Y = 1 << 9     # index by Y
+F_READS = 1 << 10    # reads its operand from memory
+F_CROSS = 1 << 11    # pays a cycle when indexing crosses a page (plain reads only)
+F_WRITES = 1 << 12   # the shared write site stores ``wval`` at the address
+
+
+def _info(op: int) -> int:
+    """Everything the loop needs about an opcode in one word: cycles | group << 4 | flags | operation << 16."""
+    name = oc.OPS[oc.OPERATION[op]]
+    mode = int(oc.MODE[op])
+    acc = int(oc.ACCESS[op])
+    group = G_IMP if name == "JSR" else _GROUP[mode]  # JSR fetches its bytes around its stack accesses
+    flags = 0
+    if mode in (oc.ZPX, oc.ABX):  # (zp,X) indexes the pointer, not the address
+        flags |= F_IDX_X
+    if mode in (oc.ZPY, oc.ABY, oc.IZY):
+        flags |= F_IDX_Y
+    if acc in (oc.ACC_R, oc.ACC_RMW) and mode not in (oc.IMP, oc.IMM, oc.REL):
+        flags |= F_READS
+    if acc == oc.ACC_R:
+        flags |= F_CROSS
+    if acc in (oc.ACC_W, oc.ACC_RMW):
+        flags |= F_WRITES
+    return int(oc.CYCLES[op]) | (group << 4) | flags | (int(oc.OPERATION[op]) << 16)
+
+
+INFO = np.array([_info(op) for op in range(256)], dtype=np.int64)
+# 1 where an opcode's last bus access is a read: the state's last-access flag after it
+ENDS_WITH_READ = np.array([0 if (oc.ACCESS[op] in (oc.ACC_W, oc.ACC_RMW)
+                                 or oc.OPS[oc.OPERATION[op]] in ("PHA", "PHP")) else 1 for op in range(256)],
+                          dtype=np.int64)
 
 # Stella's decimal tables: [0..255] BCD byte -> value, [256..511] value -> BCD byte. SBC can index
 # below 256 with a negative difference; the flat layout reproduces what the C++ 2-D table does then.
@@ -44,10 +74,26 @@ assert oc.OPS[O_JAM] == "JAM"
 
 
 @jit(inline="always")
-def _rd(s, rom, fb, addr, draw, cyc, dbus):
-    """A CPU read. The cycle counter and data bus live in registers inside the loop; they are written
-    back to the state only when a device (TIA, RIOT, cartridge hotspots) must see them.
-    Returns (value, cycles) — a device read may stall the CPU."""
+def _fetch(s, rom, fb, pc, draw, cyc, bus):
+    """An instruction byte: cartridge ROM outside device pages stays in the loop. Returns (value, cycles)."""
+    if pc & 0x1000:
+        base = s[C_PAGE + ((pc >> 6) & 63)]
+        if base >= 0:
+            return np.int64(rom[base + (pc & 63)]), cyc
+    return _rd_slow(s, rom, fb, pc, draw, cyc, bus)
+
+
+@jit(inline="always")
+def _rd_low(s, rom, fb, addr, draw, cyc, bus):
+    """A read below $200 (zero page, stack, pointers): RIOT RAM stays in the loop, the TIA does not."""
+    if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+        return s[RAM0 + (addr & 0x7F)], cyc
+    return _rd_slow(s, rom, fb, addr, draw, cyc, bus)
+
+
+@jit(inline="always")
+def _rd(s, rom, fb, addr, draw, cyc, bus):
+    """A read anywhere."""
     a = addr & 0x1FFF
     if a & 0x1000:
         base = s[C_PAGE + ((a >> 6) & 63)]
@@ -55,27 +101,58 @@ def _rd(s, rom, fb, addr, draw, cyc, dbus):
             return np.int64(rom[base + (a & 63)]), cyc
     elif (a & 0x280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
         return s[RAM0 + (a & 0x7F)], cyc
-    elif (a & 0x280) == 0x280 and s[C_SCHEME] != S_FLAT64K:
-        # RIOT I/O and timer: games poll INTIM in tight wait loops, so this stays in the loop instead
-        # of a call through the full decode (the RIOT neither reads the data bus nor stalls the CPU)
-        s[CYC] = cyc
-        return riot_peek(s, a), cyc
+    return _rd_slow(s, rom, fb, addr, draw, cyc, bus)
+
+
+_REQ_DRAW = 1 << 16
+_REQ_WRITE = 1 << 17
+
+
+@cfunc(DEVICE_SIG, cache=True, nopython=True)
+def _device_c(sp, rp, nr, fp, request):
+    """A bus access through the full decode: ``request`` = address | draw << 16 | write << 17 | value << 24."""
+    s = carray(sp, (N_STATE,))
+    rom = carray(rp, (nr,))
+    fb = carray(fp, (3, FB_SIZE))
+    addr = request & 0xFFFF
+    draw = (request & _REQ_DRAW) != 0
+    if request & _REQ_WRITE:
+        write_inline(s, rom, fb, addr, (request >> 24) & 0xFF, draw)
+        return 0
+    return read_inline(s, rom, fb, addr, draw)
+
+
+@jit(inline="always")
+def _device(s, rom, fb, request):
+    return call_device(s[FN_DEVICE], ptr_i64(s.ctypes.data), ptr_u8(rom.ctypes.data), rom.shape[0],
+                       ptr_u8(fb.ctypes.data), request)
+
+
+@jit(inline="always")
+def _rd_slow(s, rom, fb, addr, draw, cyc, bus):
+    """A read the loop's fast paths do not cover (TIA, RIOT I/O, device pages). The cycle counter and
+    data bus live in registers inside the loop; they are written back only when a device must see them.
+    Returns (value, cycles): a device read may stall the CPU."""
+    a = addr & 0x1FFF
     s[CYC] = cyc
-    s[DBUS] = dbus
-    v = bus_read(s, rom, fb, addr, draw)
+    if (a & 0x1280) == 0x280 and s[C_SCHEME] != S_FLAT64K:
+        # RIOT I/O and timer (INTIM wait loops) skip the full decode: the RIOT neither reads the data bus
+        # nor stalls the CPU
+        return riot_peek(s, a), cyc
+    s[DBUS] = bus
+    v = _device(s, rom, fb, (addr & 0xFFFF) | (_REQ_DRAW if draw else 0))
     return v, s[CYC]
 
 
 @jit(inline="always")
 def _wr(s, rom, fb, addr, value, draw, cyc, last_read):
-    """A CPU write; returns the cycle counter (WSYNC stalls the CPU)."""
-    a = addr & 0x1FFF
-    if (a & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
-        s[RAM0 + (a & 0x7F)] = value & 0xFF
+    """A CPU write (``value`` already a byte); returns the cycle counter (WSYNC stalls the CPU)."""
+    if ((addr & 0x1280) == 0x80) and s[C_SCHEME] != S_FLAT64K:
+        s[RAM0 + (addr & 0x7F)] = value
         return cyc
     s[CYC] = cyc
     s[LAST_READ] = last_read
-    bus_write(s, rom, fb, addr, value & 0xFF, draw)
+    _device(s, rom, fb, (addr & 0xFFFF) | (_REQ_DRAW if draw else 0) | _REQ_WRITE | (value << 24))
     return s[CYC]
 
 
@@ -92,498 +169,379 @@ def _signed(v):
     return v - 256 if v & 0x80 else v
 
 
+@jit(inline="always")
+def _status(s, nz, c):
+    return (0x20 | (0x80 if nz & 0x180 else 0) | (s[FV] << 6) | (s[FB] << 4) | (s[FD] << 3) | (s[FI] << 2)
+            | (0 if nz & 0xFF else 2) | c)
+
+
 @jit
 def execute(s, rom, fb, number, draw):
     """Run up to ``number`` instructions, stopping early when the TIA ends the frame (EX_STOP) or a
     JAM halts the CPU for good (EX_FATAL). ``draw`` false skips pixel writes (collisions still count).
 
-    Every bus access happens in exactly ALE's order; the code is arranged so each kind of access has one
-    (inlined) site: instruction bytes, pointer bytes, the operand, the single write, and the stack."""
+    Every bus access happens in exactly ALE's order. Only A, X, Y, PC, C, N/Z and the cycle counter are
+    carried from one instruction to the next in locals (more would spill out of the x86-64 register file
+    on every instruction): SP, V, D, I, B and the data bus stay in the state array. ``nz`` holds N and Z
+    together: Z is clear when ``nz & 0xFF``, N is set when ``nz & 0x180`` (BIT and PLP set them apart)."""
     s[EXEC] &= EX_FATAL
+    if s[EXEC] != 0 or number <= 0:
+        return 0
     a = s[A]
     x = s[X]
     y = s[Y]
-    sp = s[SP]
     pc = s[PC]
-    n = s[FN]
-    v = s[FV]
-    b = s[FB]
-    d = s[FD]
-    i = s[FI]
-    notz = s[FNZ]
     c = s[FC]
+    nz = (1 if s[FNZ] else 0) | (0x100 if s[FN] else 0)
     cyc = s[CYC]
-    dbus = s[DBUS]
-    lr = s[LAST_READ]
-    op = s[IR]
-    count = 0
-    while s[EXEC] == 0 and number > 0:
-        number -= 1
-        count += 1
-        op, cyc = _rd(s, rom, fb, pc, draw, cyc, dbus)
-        dbus = op
-        lr = 1
+    left = number
+    while True:
+        op, cyc = _fetch(s, rom, fb, pc, draw, cyc, s[DBUS])
+        bus = op
         pc = (pc + 1) & 0xFFFF
         info = INFO[np.uint8(op)]
         cyc += info & 15
-        mode = (info >> 4) & 15
-        acc = (info >> 8) & 15
-        kind = (info >> 12) & 255
+        group = (info >> 4) & 15
+        kind = info >> 16
 
-        # ---- instruction bytes (JSR fetches its own, around the stack accesses) --------------------
-        b1 = 0
-        b2 = 0
-        nbytes = info >> 20
-        if nbytes >= 2 and kind != O_JSR:
-            b1, cyc = _rd(s, rom, fb, pc, draw, cyc, dbus)
-            dbus = b1
-            lr = 1
-            pc = (pc + 1) & 0xFFFF
-            if nbytes == 3:
-                b2, cyc = _rd(s, rom, fb, pc, draw, cyc, dbus)
-                dbus = b2
-                lr = 1
-                pc = (pc + 1) & 0xFFFF
-
-        # ---- effective address -------------------------------------------------------------------
+        # ---- instruction bytes, effective address, operand ------------------------------------------
         addr = 0
-        val = b1
-        if mode == oc.ZP:
-            addr = b1
-        elif mode == oc.ZPX:
-            addr = (b1 + x) & 0xFF
-        elif mode == oc.ZPY:
-            addr = (b1 + y) & 0xFF
-        elif mode == oc.ABS:
-            addr = b1 | (b2 << 8)
-        elif mode == oc.ABX or mode == oc.ABY:
-            base = b1 | (b2 << 8)
-            idx = x if mode == oc.ABX else y
-            if acc == oc.ACC_R and ((base ^ (base + idx)) & 0xFF00):
-                cyc += 1
-            addr = (base + idx) & 0xFFFF
-        elif mode == oc.IZX or mode == oc.IZY or mode == oc.IND:
-            # pointer bytes: (zp,X) and (zp),Y take the high byte from ptr+1 without wrapping ($FF ->
-            # $0100, a TIA read); JMP ($xxFF) wraps within the page
-            if mode == oc.IZX:
-                p_lo = (b1 + x) & 0xFF
-                p_hi = p_lo + 1
-            elif mode == oc.IZY:
-                p_lo = b1
-                p_hi = b1 + 1
+        val = 0
+        if group == G_ZP:
+            b1, cyc = _fetch(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = b1
+            idx = x if info & F_IDX_X else (y if info & F_IDX_Y else 0)
+            addr = (b1 + idx) & 0xFF
+            if info & F_READS:
+                val, cyc = _rd_low(s, rom, fb, addr, draw, cyc, bus)
+                bus = val
+        elif group == G_IMM:
+            val, cyc = _fetch(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+        elif group != G_IMP:
+            b1, cyc = _fetch(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = b1
+            if group == G_ABS or group == G_IND:
+                b2, cyc = _fetch(s, rom, fb, pc, draw, cyc, bus)
+                pc = (pc + 1) & 0xFFFF
+                bus = b2
+                base = b1 | (b2 << 8)
+                if group == G_IND:
+                    # JMP ($xxFF) takes the high byte from $xx00
+                    lo, cyc = _rd(s, rom, fb, base, draw, cyc, bus)
+                    hi, cyc = _rd(s, rom, fb, (base & 0xFF00) | ((base + 1) & 0xFF), draw, cyc, lo)
+                    bus = hi
+                    base = lo | (hi << 8)
             else:
-                p_lo = b1 | (b2 << 8)
-                p_hi = (p_lo & 0xFF00) if ((p_lo ^ (p_lo + 1)) & 0xFF00) else p_lo + 1
-            lo, cyc = _rd(s, rom, fb, p_lo, draw, cyc, dbus)
-            dbus = lo
-            lr = 1
-            hi, cyc = _rd(s, rom, fb, p_hi & 0xFFFF, draw, cyc, dbus)
-            dbus = hi
-            lr = 1
-            addr = lo | (hi << 8)
-            if mode == oc.IZY:
-                if acc == oc.ACC_R and ((addr ^ (addr + y)) & 0xFF00):
-                    cyc += 1
-                addr = (addr + y) & 0xFFFF
-        if acc != oc.ACC_W and acc != oc.ACC_NONE and mode != oc.IMM and mode != oc.REL:
-            val, cyc = _rd(s, rom, fb, addr, draw, cyc, dbus)
-            dbus = val
-            lr = 1
+                # (zp,X) and (zp),Y take the pointer's high byte from ptr+1 without wrapping: $FF -> $0100,
+                # a TIA read
+                p = (b1 + x) & 0xFF if group == G_IZX else b1
+                lo, cyc = _rd_low(s, rom, fb, p, draw, cyc, bus)
+                hi, cyc = _rd_low(s, rom, fb, p + 1, draw, cyc, lo)
+                bus = hi
+                base = lo | (hi << 8)
+            idx = x if info & F_IDX_X else (y if info & F_IDX_Y else 0)
+            addr = (base + idx) & 0xFFFF
+            if info & F_CROSS and (base ^ addr) & 0xFF00:
+                cyc += 1
+            if info & F_READS:
+                val, cyc = _rd(s, rom, fb, addr, draw, cyc, bus)
+                bus = val
 
         # ---- operation -----------------------------------------------------------------------------
-        write = False
         wval = 0
         if kind == O_LDA:
             a = val
-            notz = a
-            n = a >> 7
+            nz = a
         elif kind == O_STA:
-            write = True
             wval = a
         elif kind == O_BNE or kind == O_BEQ or kind == O_BPL or kind == O_BMI or kind == O_BCC \
                 or kind == O_BCS or kind == O_BVC or kind == O_BVS:
             if kind == O_BNE:
-                taken = notz != 0
+                taken = (nz & 0xFF) != 0
             elif kind == O_BEQ:
-                taken = notz == 0
+                taken = (nz & 0xFF) == 0
             elif kind == O_BPL:
-                taken = n == 0
+                taken = (nz & 0x180) == 0
             elif kind == O_BMI:
-                taken = n != 0
+                taken = (nz & 0x180) != 0
             elif kind == O_BCC:
                 taken = c == 0
             elif kind == O_BCS:
                 taken = c != 0
             elif kind == O_BVC:
-                taken = v == 0
+                taken = s[FV] == 0
             else:
-                taken = v != 0
+                taken = s[FV] != 0
             if taken:
                 target = (pc + _signed(val)) & 0xFFFF
                 cyc += 2 if ((pc ^ target) & 0xFF00) else 1
                 pc = target
         elif kind == O_LDX:
             x = val
-            notz = x
-            n = x >> 7
+            nz = x
         elif kind == O_LDY:
             y = val
-            notz = y
-            n = y >> 7
+            nz = y
         elif kind == O_STX:
-            write = True
             wval = x
         elif kind == O_STY:
-            write = True
             wval = y
         elif kind == O_JMP:
             pc = addr
         elif kind == O_DEX:
             x = (x - 1) & 0xFF
-            notz = x
-            n = x >> 7
+            nz = x
         elif kind == O_DEY:
             y = (y - 1) & 0xFF
-            notz = y
-            n = y >> 7
+            nz = y
         elif kind == O_INX:
             x = (x + 1) & 0xFF
-            notz = x
-            n = x >> 7
+            nz = x
         elif kind == O_INY:
             y = (y + 1) & 0xFF
-            notz = y
-            n = y >> 7
+            nz = y
         elif kind == O_CMP or kind == O_CPX or kind == O_CPY:
             r = a if kind == O_CMP else (x if kind == O_CPX else y)
-            t = (r - val) & 0xFFFF
-            notz = t
-            n = (t >> 7) & 1
-            c = 0 if t & 0x100 else 1
+            nz = (r - val) & 0xFF
+            c = 1 if r >= val else 0
         elif kind == O_AND:
             a &= val
-            notz = a
-            n = a >> 7
+            nz = a
         elif kind == O_ORA:
             a |= val
-            notz = a
-            n = a >> 7
+            nz = a
         elif kind == O_EOR:
             a ^= val
-            notz = a
-            n = a >> 7
+            nz = a
         elif kind == O_ADC or kind == O_SBC or kind == O_RRA or kind == O_ISB:
             if kind == O_RRA:
-                oldc = c
+                wval = (val >> 1) | (c << 7)
                 c = val & 1
-                val = ((val >> 1) & 0x7F) | (0x80 if oldc else 0)
-                write = True
-                wval = val
+                val = wval
             elif kind == O_ISB:
                 val = (val + 1) & 0xFF
-                write = True
                 wval = val
-            olda = a
             if kind == O_ADC or kind == O_RRA:
-                if not d:
-                    ssum = _signed(a) + _signed(val) + (1 if c else 0)
-                    v = 1 if (ssum > 127 or ssum < -128) else 0
-                    total = a + val + (1 if c else 0)
+                if s[FD] == 0:
+                    total = a + val + c
+                    s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
                     a = total & 0xFF
-                    c = 1 if total > 0xFF else 0
-                    notz = a
-                    n = a >> 7
+                    c = total >> 8
+                    nz = a
                 else:
-                    total = BCD[a] + BCD[val] + (1 if c else 0)
+                    total = BCD[a] + BCD[val] + c
                     c = 1 if total > 99 else 0
-                    a = BCD[256 + (total & 0xFF)]
-                    notz = a
-                    n = a >> 7
-                    v = 1 if (((olda ^ a) & 0x80) and ((a ^ val) & 0x80)) else 0
+                    r = BCD[256 + (total & 0xFF)]
+                    s[FV] = 1 if ((a ^ r) & 0x80) and ((r ^ val) & 0x80) else 0
+                    a = r
+                    nz = a
             else:
-                if not d:
-                    inv = (~val) & 0xFF
-                    ssum = _signed(a) + _signed(inv) + (1 if c else 0)
-                    v = 1 if (ssum > 127 or ssum < -128) else 0
-                    total = a + inv + (1 if c else 0)
+                if s[FD] == 0:
+                    inv = val ^ 0xFF
+                    total = a + inv + c
+                    s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
                     a = total & 0xFF
-                    c = 1 if total > 0xFF else 0
-                    notz = a
-                    n = a >> 7
+                    c = total >> 8
+                    nz = a
                 else:
-                    borrow = 0 if c else 1
+                    borrow = 1 - c
                     diff = BCD[a] - BCD[val] - borrow
                     if diff < 0:
                         diff += 100
-                    a = BCD[256 + diff]
-                    notz = a
-                    n = a >> 7
-                    c = 1 if olda >= val + borrow else 0
-                    v = 1 if (((olda ^ a) & 0x80) and ((a ^ val) & 0x80)) else 0
+                    r = BCD[256 + diff]
+                    c = 1 if a >= val + borrow else 0
+                    s[FV] = 1 if ((a ^ r) & 0x80) and ((r ^ val) & 0x80) else 0
+                    a = r
+                    nz = a
         elif kind == O_BIT:
-            notz = a & val
-            n = (val >> 7) & 1
-            v = (val >> 6) & 1
+            nz = (a & val) | ((val & 0x80) << 1)
+            s[FV] = (val >> 6) & 1
         elif kind == O_INC or kind == O_DEC:
-            val = (val + (1 if kind == O_INC else -1)) & 0xFF
-            write = True
-            wval = val
-            notz = val
-            n = val >> 7
+            wval = (val + (1 if kind == O_INC else -1)) & 0xFF
+            nz = wval
         elif kind == O_ASL or kind == O_SLO:
-            c = (val >> 7) & 1
-            val = (val << 1) & 0xFF
-            write = True
-            wval = val
+            c = val >> 7
+            wval = (val << 1) & 0xFF
             if kind == O_SLO:
-                a |= val
-                notz = a
-                n = a >> 7
+                a |= wval
+                nz = a
             else:
-                notz = val
-                n = val >> 7
+                nz = wval
         elif kind == O_LSR or kind == O_SRE:
             c = val & 1
-            val = (val >> 1) & 0x7F
-            write = True
-            wval = val
+            wval = val >> 1
             if kind == O_SRE:
-                a ^= val
-                notz = a
-                n = a >> 7
+                a ^= wval
+                nz = a
             else:
-                notz = val
-                n = val >> 7
-        elif kind == O_ROL:
-            oldc = c
-            c = (val >> 7) & 1
-            val = ((val << 1) | (1 if oldc else 0)) & 0xFF
-            write = True
-            wval = val
-            notz = val
-            n = val >> 7
-        elif kind == O_RLA:
-            newv = ((val << 1) | (1 if c else 0)) & 0xFF
-            write = True
-            wval = newv
-            a &= newv
-            c = (val >> 7) & 1
-            notz = a
-            n = a >> 7
+                nz = wval
+        elif kind == O_ROL or kind == O_RLA:
+            wval = ((val << 1) | c) & 0xFF
+            c = val >> 7
+            if kind == O_RLA:
+                a &= wval
+                nz = a
+            else:
+                nz = wval
         elif kind == O_ROR:
-            oldc = c
+            wval = (val >> 1) | (c << 7)
             c = val & 1
-            val = ((val >> 1) & 0x7F) | (0x80 if oldc else 0)
-            write = True
-            wval = val
-            notz = val
-            n = val >> 7
+            nz = wval
         elif kind == O_ASLA:
-            c = (a >> 7) & 1
+            c = a >> 7
             a = (a << 1) & 0xFF
-            notz = a
-            n = a >> 7
+            nz = a
         elif kind == O_LSRA:
             c = a & 1
-            a = (a >> 1) & 0x7F
-            notz = a
-            n = a >> 7
+            a = a >> 1
+            nz = a
         elif kind == O_ROLA:
-            oldc = c
-            c = (a >> 7) & 1
-            a = ((a << 1) | (1 if oldc else 0)) & 0xFF
-            notz = a
-            n = a >> 7
+            r = ((a << 1) | c) & 0xFF
+            c = a >> 7
+            a = r
+            nz = a
         elif kind == O_RORA:
-            oldc = c
+            r = (a >> 1) | (c << 7)
             c = a & 1
-            a = ((a >> 1) & 0x7F) | (0x80 if oldc else 0)
-            notz = a
-            n = a >> 7
+            a = r
+            nz = a
         elif kind == O_TAX:
             x = a
-            notz = x
-            n = x >> 7
+            nz = x
         elif kind == O_TAY:
             y = a
-            notz = y
-            n = y >> 7
+            nz = y
         elif kind == O_TXA:
             a = x
-            notz = a
-            n = a >> 7
+            nz = a
         elif kind == O_TYA:
             a = y
-            notz = a
-            n = a >> 7
+            nz = a
         elif kind == O_TSX:
-            x = sp
-            notz = x
-            n = x >> 7
+            x = s[SP]
+            nz = x
         elif kind == O_TXS:
-            sp = x
+            s[SP] = x
         elif kind == O_CLC:
             c = 0
         elif kind == O_SEC:
             c = 1
         elif kind == O_CLD:
-            d = 0
+            s[FD] = 0
         elif kind == O_SED:
-            d = 1
+            s[FD] = 1
         elif kind == O_CLI:
-            i = 0
+            s[FI] = 0
         elif kind == O_SEI:
-            i = 1
+            s[FI] = 1
         elif kind == O_CLV:
-            v = 0
+            s[FV] = 0
         elif kind == O_NOP:
             pass
         # ---- stack instructions (with ALE's dummy reads) -------------------------------------------
         elif kind == O_JSR:
-            lo, cyc = _rd(s, rom, fb, pc, draw, cyc, dbus)
-            dbus = lo
-            lr = 1
+            sp = s[SP]
+            lo, cyc = _fetch(s, rom, fb, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
-            dummy, cyc = _rd(s, rom, fb, 0x100 + sp, draw, cyc, dbus)
-            dbus = dummy
-            lr = 1
-            wv = (pc >> 8) & 0xFF
-            cyc = _wr(s, rom, fb, 0x100 + sp, wv, draw, cyc, lr)
-            dbus = wv
-            lr = 0
+            dummy, cyc = _rd_low(s, rom, fb, 0x100 + sp, draw, cyc, lo)
+            cyc = _wr(s, rom, fb, 0x100 + sp, pc >> 8, draw, cyc, 1)
             sp = (sp - 1) & 0xFF
-            wv = (pc & 0xFF) & 0xFF
-            cyc = _wr(s, rom, fb, 0x100 + sp, wv, draw, cyc, lr)
-            dbus = wv
-            lr = 0
-            sp = (sp - 1) & 0xFF
-            hi, cyc = _rd(s, rom, fb, pc, draw, cyc, dbus)
-            dbus = hi
-            lr = 1
+            cyc = _wr(s, rom, fb, 0x100 + sp, pc & 0xFF, draw, cyc, 0)
+            s[SP] = (sp - 1) & 0xFF
+            hi, cyc = _fetch(s, rom, fb, pc, draw, cyc, pc & 0xFF)
+            bus = hi
             pc = lo | (hi << 8)
         elif kind == O_RTS or kind == O_RTI or kind == O_PLA or kind == O_PLP:
-            dummy, cyc = _rd(s, rom, fb, 0x100 + sp, draw, cyc, dbus)
-            dbus = dummy
-            lr = 1
+            sp = s[SP]
+            dummy, cyc = _rd_low(s, rom, fb, 0x100 + sp, draw, cyc, bus)
             sp = (sp + 1) & 0xFF
-            val, cyc = _rd(s, rom, fb, 0x100 + sp, draw, cyc, dbus)
-            dbus = val
-            lr = 1
+            val, cyc = _rd_low(s, rom, fb, 0x100 + sp, draw, cyc, dummy)
+            bus = val
             if kind == O_PLA:
                 a = val
-                notz = a
-                n = a >> 7
+                nz = a
             elif kind == O_RTS:
                 sp = (sp + 1) & 0xFF
-                hi, cyc = _rd(s, rom, fb, 0x100 + sp, draw, cyc, dbus)
-                dbus = hi
-                lr = 1
+                hi, cyc = _rd_low(s, rom, fb, 0x100 + sp, draw, cyc, bus)
                 pc = val | (hi << 8)
-                dummy, cyc = _rd(s, rom, fb, pc, draw, cyc, dbus)  # RTS reads the last byte of its JSR
-                dbus = dummy
-                lr = 1
+                dummy, cyc = _fetch(s, rom, fb, pc, draw, cyc, hi)  # RTS reads the last byte of its JSR
+                bus = dummy
                 pc = (pc + 1) & 0xFFFF
             else:
-                n = (val >> 7) & 1
-                v = (val >> 6) & 1
-                b = 1  # the 6507's B flag always reads as set
-                d = (val >> 3) & 1
-                i = (val >> 2) & 1
-                notz = 0 if val & 0x02 else 1
+                nz = (0 if val & 0x02 else 1) | ((val & 0x80) << 1)
+                s[FV] = (val >> 6) & 1
+                s[FB] = 1  # the 6507's B flag always reads as set
+                s[FD] = (val >> 3) & 1
+                s[FI] = (val >> 2) & 1
                 c = val & 1
                 if kind == O_RTI:
                     sp = (sp + 1) & 0xFF
-                    pc, cyc = _rd(s, rom, fb, 0x100 + sp, draw, cyc, dbus)
-                    dbus = pc
-                    lr = 1
+                    lo, cyc = _rd_low(s, rom, fb, 0x100 + sp, draw, cyc, bus)
                     sp = (sp + 1) & 0xFF
-                    hi, cyc = _rd(s, rom, fb, 0x100 + sp, draw, cyc, dbus)
-                    dbus = hi
-                    lr = 1
-                    pc |= hi << 8
+                    hi, cyc = _rd_low(s, rom, fb, 0x100 + sp, draw, cyc, lo)
+                    bus = hi
+                    pc = lo | (hi << 8)
+            s[SP] = sp
         elif kind == O_PHA or kind == O_PHP:
-            if kind == O_PHA:
-                pv = a
-            else:
-                pv = 0x20 | (n << 7) | (v << 6) | (b << 4) | (d << 3) | (i << 2) | (0 if notz else 2) | c
-            wv = (pv) & 0xFF
-            cyc = _wr(s, rom, fb, 0x100 + sp, wv, draw, cyc, lr)
-            dbus = wv
-            lr = 0
-            sp = (sp - 1) & 0xFF
+            sp = s[SP]
+            bus = a if kind == O_PHA else _status(s, nz, c) & 0xFF
+            cyc = _wr(s, rom, fb, 0x100 + sp, bus, draw, cyc, 1)
+            s[SP] = (sp - 1) & 0xFF
         elif kind == O_BRK:
-            dummy, cyc = _rd(s, rom, fb, pc, draw, cyc, dbus)
-            dbus = dummy
-            lr = 1
+            sp = s[SP]
+            dummy, cyc = _fetch(s, rom, fb, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
-            b = 1
-            wv = (pc >> 8) & 0xFF
-            cyc = _wr(s, rom, fb, 0x100 + sp, wv, draw, cyc, lr)
-            dbus = wv
-            lr = 0
+            s[FB] = 1
+            cyc = _wr(s, rom, fb, 0x100 + sp, pc >> 8, draw, cyc, 1)
             sp = (sp - 1) & 0xFF
-            wv = (pc & 0xFF) & 0xFF
-            cyc = _wr(s, rom, fb, 0x100 + sp, wv, draw, cyc, lr)
-            dbus = wv
-            lr = 0
+            cyc = _wr(s, rom, fb, 0x100 + sp, pc & 0xFF, draw, cyc, 0)
             sp = (sp - 1) & 0xFF
-            pv = 0x20 | (n << 7) | (v << 6) | (b << 4) | (d << 3) | (i << 2) | (0 if notz else 2) | c
-            wv = (pv) & 0xFF
-            cyc = _wr(s, rom, fb, 0x100 + sp, wv, draw, cyc, lr)
-            dbus = wv
-            lr = 0
-            sp = (sp - 1) & 0xFF
-            i = 1
+            pv = _status(s, nz, c) & 0xFF
+            cyc = _wr(s, rom, fb, 0x100 + sp, pv, draw, cyc, 0)
+            s[SP] = (sp - 1) & 0xFF
+            s[FI] = 1
             s[CYC] = cyc
-            s[DBUS] = dbus
+            s[DBUS] = pv
             lo = _rd_call(s, rom, fb, 0xFFFE, draw)
             hi = _rd_call(s, rom, fb, 0xFFFF, draw)
             pc = lo | (hi << 8)
             cyc = s[CYC]
-            dbus = hi
-            lr = 1
+            bus = hi
         # ---- undocumented -----------------------------------------------------------------------------
         elif kind == O_LAX:
             a = val
             x = val
-            notz = a
-            n = a >> 7
+            nz = a
         elif kind == O_SAX:
-            write = True
             wval = a & x
         elif kind == O_DCP:
-            val = (val - 1) & 0xFF
-            write = True
-            wval = val
-            t = (a - val) & 0xFFFF
-            notz = t
-            n = (t >> 7) & 1
-            c = 0 if t & 0x100 else 1
+            wval = (val - 1) & 0xFF
+            nz = (a - wval) & 0xFF
+            c = 1 if a >= wval else 0
         elif kind == O_ANC:
             a &= val
-            notz = a
-            n = a >> 7
-            c = n
+            nz = a
+            c = a >> 7
         elif kind == O_ASR:
             a &= val
             c = a & 1
-            a = (a >> 1) & 0x7F
-            notz = a
-            n = a >> 7
+            a = a >> 1
+            nz = a
         elif kind == O_ARR:
-            if not d:
-                a &= val
-                a = ((a >> 1) & 0x7F) | (0x80 if c else 0)
+            if s[FD] == 0:
+                a = ((a & val) >> 1) | (c << 7)
                 c = (a >> 6) & 1
-                v = 1 if ((a & 0x40) ^ ((a & 0x20) << 1)) else 0
-                notz = a
-                n = a >> 7
+                s[FV] = 1 if ((a & 0x40) ^ ((a & 0x20) << 1)) else 0
+                nz = a
             else:
                 value = a & val
-                a = ((value >> 1) & 0x7F) | (0x80 if c else 0)
-                n = 1 if c else 0
-                notz = a
-                v = 1 if ((value ^ a) & 0x40) else 0
+                a = (value >> 1) | (c << 7)
+                nz = a  # N is the old carry (bit 7 of the shifted value), Z from before the fix-ups
+                s[FV] = 1 if ((value ^ a) & 0x40) else 0
                 if ((value & 0x0F) + (value & 0x01)) > 0x05:
                     a = (a & 0xF0) | ((a + 0x06) & 0x0F)
                 if ((value & 0xF0) + (value & 0x10)) > 0x50:
@@ -593,61 +551,51 @@ def execute(s, rom, fb, number, draw):
                     c = 0
         elif kind == O_ANE:
             a = (a | 0xEE) & x & val
-            notz = a
-            n = a >> 7
+            nz = a
         elif kind == O_LXA:
             a = (a | 0xEE) & val
             x = a
-            notz = a
-            n = a >> 7
+            nz = a
         elif kind == O_SBX:
-            t = ((x & a) - val) & 0xFFFF
+            t = (x & a) - val
             x = t & 0xFF
-            notz = x
-            n = x >> 7
-            c = 0 if t & 0x100 else 1
+            nz = x
+            c = 1 if t >= 0 else 0
         elif kind == O_LAS:
-            a = sp & val
+            a = s[SP] & val
             x = a
-            sp = a
-            notz = a
-            n = a >> 7
+            s[SP] = a
+            nz = a
         elif kind == O_SHA or kind == O_SHS:
             if kind == O_SHS:
-                sp = a & x
-            write = True
+                s[SP] = a & x
             wval = a & x & (((addr >> 8) & 0xFF) + 1)
         elif kind == O_SHX:
-            write = True
             wval = x & (((addr >> 8) & 0xFF) + 1)
         elif kind == O_SHY:
-            write = True
             wval = y & (((addr >> 8) & 0xFF) + 1)
         elif kind == O_JAM:
             s[EXEC] |= EX_FATAL
             s[JAMMED] = op + 1
-        if write:
-            cyc = _wr(s, rom, fb, addr, wval, draw, cyc, lr)
-            dbus = wval & 0xFF
-            lr = 0
+        if info & F_WRITES:
+            cyc = _wr(s, rom, fb, addr, wval, draw, cyc, 1)
+            bus = wval
+        s[DBUS] = bus  # the fast paths keep the bus in a local; the next opcode fetch may need it
+        left -= 1
+        if left <= 0 or s[EXEC] != 0:
+            break
     s[CYC] = cyc
-    s[DBUS] = dbus
-    s[LAST_READ] = lr
+    s[LAST_READ] = ENDS_WITH_READ[np.uint8(op)]
     s[IR] = op
     s[A] = a
     s[X] = x
     s[Y] = y
-    s[SP] = sp
     s[PC] = pc
-    s[FN] = n
-    s[FV] = v
-    s[FB] = b
-    s[FD] = d
-    s[FI] = i
-    s[FNZ] = 1 if notz else 0
+    s[FN] = 1 if nz & 0x180 else 0
+    s[FNZ] = 1 if nz & 0xFF else 0
     s[FC] = c
-    s[INSTR] += count
-    return count
+    s[INSTR] += number - left
+    return number - left
 
 
 @jit

@@ -39,7 +39,8 @@ FN_SYSTEM_RESET = _alloc("kernel_system_reset")  # process-local, never saved in
 FN_GAME_STEP = _alloc("kernel_game_step")
 FN_GAME_RESET = _alloc("kernel_game_reset")
 FN_GAME_LIVES = _alloc("kernel_game_lives")
-FN_FIRST, FN_LAST = FN_RUN_FRAME, FN_GAME_LIVES + 1
+FN_DEVICE = _alloc("kernel_device_access")      # the CPU's TIA/RIOT/cartridge-device accesses (cpu.py)
+FN_FIRST, FN_LAST = FN_RUN_FRAME, FN_DEVICE + 1
 JAMMED = _alloc("jammed_opcode")    # last JAM opcode hit + 1 (0 = none)
 
 EX_STOP = 1
@@ -224,7 +225,7 @@ E_MAXLIVES = _alloc("lives_at_start")
 G0 = _alloc("game_rules", 48)       # reward, score, terminal, lives, game-specific fields
 
 N_STATE = len(_names)
-STATE_VERSION = 1
+STATE_VERSION = 2  # 2: FN_DEVICE added (console.State reads version 1 too)
 
 FB_ROWS = 300
 FB_SIZE = 160 * FB_ROWS + 160       # slack: ALE's word writes may run a few pixels past a line

@@ -112,6 +112,31 @@ def test_plp_keeps_break_flag_set():
     assert s[L.A] & 0x30 == 0x30
 
 
+def test_bit_sets_n_and_z_independently_and_php_plp_keep_them():
+    # N and Z share one word in the loop: BIT can set both (operand $C0, A = 0), PHP must push both,
+    # LDA #$01 clears them, PLP brings both back
+    s, mem, fb = _flat_cpu({0x400: [0xA9, 0x00, 0x24, 0x10, 0x08, 0xA9, 0x01, 0x28], 0x10: [0xC0]})
+    cpu.execute(s, mem, fb, 3, True)
+    assert (s[L.FN], s[L.FNZ], s[L.FV]) == (1, 0, 1)
+    assert mem[0x1FF] == 0x20 | 0x80 | 0x40 | 0x10 | 0x02
+    cpu.execute(s, mem, fb, 1, True)
+    assert (s[L.FN], s[L.FNZ]) == (0, 1)
+    cpu.execute(s, mem, fb, 1, True)
+    assert (s[L.FN], s[L.FNZ], s[L.FV]) == (1, 0, 1)
+
+
+def test_last_access_flag_follows_the_instructions_last_bus_cycle():
+    # STA ends on a write (the flag WSYNC reads), LDA on a read, JSR on its final address fetch
+    s, mem, fb = _flat_cpu({0x400: [0x85, 0x90, 0xA5, 0x90, 0x20, 0x00, 0x05]})
+    cpu.execute(s, mem, fb, 1, True)
+    assert s[L.LAST_READ] == 0
+    cpu.execute(s, mem, fb, 1, True)
+    assert s[L.LAST_READ] == 1
+    s[L.LAST_READ] = 0
+    cpu.execute(s, mem, fb, 1, True)
+    assert s[L.LAST_READ] == 1 and s[L.PC] == 0x500
+
+
 @pytest.mark.parametrize("op", [0x0B, 0x4B, 0x6B, 0x8B, 0xAB, 0xCB, 0xBB, 0x9B, 0x9C, 0x9E, 0x9F, 0x93])
 def test_unstable_opcodes_follow_ales_formulas(op):
     a, x, y, imm = 0xD5, 0x6B, 0x0F, 0x3C

@@ -85,6 +85,35 @@ def test_state_bytes_round_trip_and_refusals():
         other.restore_state(st)
 
 
+def test_version_1_states_still_load():
+    """Start states recorded before the device-kernel slot existed (version 1) restore to the same machine."""
+    import hashlib
+    import struct
+
+    from engine import layout
+
+    env = Env("pong", repeat_action_probability=0.0, seed=0)
+    for a in [0, 2, 3] * 20:
+        env.act(a)
+    st = env.clone_state(include_rng=True)
+    blob = st.to_bytes()
+    hsize = 4 + struct.calcsize("<HH32sII")
+    _, _, md5, nbody, nrng = struct.unpack("<HH32sII", blob[4:hsize])
+    body = np.delete(np.frombuffer(blob, "<i8", nbody // 8, hsize), layout.FN_DEVICE).tobytes()
+    head = blob[:4] + struct.pack("<HH32sII", 1, 0, md5, len(body), nrng)
+    rng = blob[hsize + nbody:-16]
+    v1 = head + body + rng + hashlib.sha256(head + body + rng).digest()[:16]
+    assert State.from_bytes(v1) == st
+    env.restore_state(State.from_bytes(v1))
+    run1 = _play(env, [0, 2, 3] * 30)
+    env.restore_state(st)
+    assert _play(env, [0, 2, 3] * 30) == run1
+    future = bytearray(blob)
+    future[4:6] = struct.pack("<H", layout.STATE_VERSION + 1)
+    with pytest.raises(StateError, match="version"):
+        State.from_bytes(bytes(future))
+
+
 def test_bad_options_are_refused_clearly():
     with pytest.raises(ValueError, match="repeat_action_probability"):
         Env("pong", repeat_action_probability=1.5)
