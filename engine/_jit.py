@@ -306,4 +306,3 @@ def call_device(typingctx, fnaddr, sp, rp, nr, fp, request):
         return builder.call(fn, list(args[1:]))
 
     return sig, codegen
-

@@ -14,7 +14,7 @@ from numba import carray, cfunc
 
 from . import opcodes as oc
 from ._jit import DEVICE_SIG, call_device, jit, ptr_i64, ptr_u8
-from .bus import S_FLAT64K, peek as bus_peek, read as bus_read, read_inline, write_inline
+from .bus import S_FLAT64K, peek as bus_peek, read_inline, write_inline
 from .layout import (A, X, Y, SP, PC, IR, FN, FV, FB, FD, FI, FNZ, FC, EXEC, EX_FATAL, LAST_READ, CYC,
                      INSTR, JAMMED, DBUS, RAM0, C_SCHEME, C_PAGE, FN_DEVICE, N_STATE, FB_SIZE)
 from .riot import riot_peek
@@ -93,14 +93,11 @@ def _rd_low(s, rom, fb, addr, draw, cyc, bus):
 
 @jit(inline="always")
 def _rd(s, rom, fb, addr, draw, cyc, bus):
-    """A read anywhere."""
-    a = addr & 0x1FFF
-    if a & 0x1000:
-        base = s[C_PAGE + ((a >> 6) & 63)]
-        if base >= 0:
-            return np.int64(rom[base + (a & 63)]), cyc
-    elif (a & 0x280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
-        return s[RAM0 + (a & 0x7F)], cyc
+    """A read anywhere: cartridge space as an instruction byte, the $000-$1FF mirror as zero page."""
+    if addr & 0x1000:
+        return _fetch(s, rom, fb, addr, draw, cyc, bus)
+    if (addr & 0x200) == 0:
+        return _rd_low(s, rom, fb, addr, draw, cyc, bus)
     return _rd_slow(s, rom, fb, addr, draw, cyc, bus)
 
 
@@ -159,7 +156,7 @@ def _wr(s, rom, fb, addr, value, draw, cyc, last_read):
 @jit
 def _rd_call(s, rom, fb, addr, draw):
     """A CPU read through the full decode, not inlined (interrupt vectors); state already synced."""
-    v = bus_read(s, rom, fb, addr, draw)
+    v = _device(s, rom, fb, (addr & 0xFFFF) | (_REQ_DRAW if draw else 0))
     s[LAST_READ] = 1
     return v
 
