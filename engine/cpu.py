@@ -16,8 +16,9 @@ from . import opcodes as oc
 from ._jit import DEVICE_SIG, call_device, jit, ptr_i64, ptr_u8
 from .bus import S_FLAT64K, peek as bus_peek, read_inline, write_inline
 from .layout import (A, X, Y, SP, PC, IR, FN, FV, FB, FD, FI, FNZ, FC, EXEC, EX_FATAL, LAST_READ, CYC,
-                     INSTR, JAMMED, DBUS, RAM0, C_SCHEME, C_PAGE, FN_DEVICE, N_STATE, FB_SIZE)
-from .riot import riot_peek
+                     INSTR, JAMMED, DBUS, RAM0, C_SCHEME, C_PAGE, FN_DEVICE, N_STATE, FB_SIZE, R_TIMER, R_SHIFT,
+                     R_SETCYC)
+from .riot import U32, _to_int32, riot_peek
 
 # Addressing groups: the loop fetches instruction bytes and computes the address per group, with the index
 # register chosen by a flag (zp/zp,X/zp,Y share one path, abs/abs,X/abs,Y another).
@@ -161,6 +162,76 @@ def _rd_call(s, rom, fb, addr, draw):
     return v
 
 
+@jit(inline="always")
+def _rom_byte(s, rom, addr):
+    """The cartridge byte at ``addr`` when its page is read directly from ROM, else -1."""
+    a = addr & 0x1FFF
+    if (a & 0x1000) == 0:
+        return -1
+    base = s[C_PAGE + ((a >> 6) & 63)]
+    return -1 if base < 0 else np.int64(rom[base + (a & 63)])
+
+
+@jit
+def _timer_wait(s, rom, pc, cyc, budget, period, a):
+    """Fast-forward of the commonest loop in 2600 games, ``L: LDA/LDX/LDY/BIT INTIM|TIMINT; BNE|BPL|BMI L``,
+    entered as its branch is taken back to ``pc``. Runs whole iterations (``period`` cycles, two
+    instructions of ``budget``) while each read falls before the timer expires — such reads have no side
+    effect, and nothing else happens in the loop — and would take the branch again. Only the cycle counter,
+    the instruction count and the loaded value change; the last iteration (the exit, or the first read past
+    expiry with its side effect) runs in the interpreter. Returns ``k | value << 32 | load << 40`` for
+    ``k`` iterations run (``load``: 0 LDA, 1 LDX, 2 LDY, 3 BIT)."""
+    if s[C_SCHEME] == S_FLAT64K:
+        return 0
+    op = _rom_byte(s, rom, pc)
+    if op == 0xAD:
+        load = 0
+    elif op == 0xAE:
+        load = 1
+    elif op == 0xAC:
+        load = 2
+    elif op == 0x2C:
+        load = 3
+    else:
+        return 0
+    lo = _rom_byte(s, rom, pc + 1)
+    hi = _rom_byte(s, rom, pc + 2)
+    branch = _rom_byte(s, rom, pc + 3)
+    if lo < 0 or hi < 0 or _rom_byte(s, rom, pc + 4) != 0xFB:
+        return 0  # the bytes must come from ROM (no device page) and be the loop itself
+    addr = lo | (hi << 8)
+    if (addr & 0x1280) != 0x280 or (addr & 4) == 0:
+        return 0  # not the timer ($284-$287 and mirrors)
+    intim = (addr & 1) == 0  # TIMINT reads 0 until expiry
+    timer = s[R_TIMER]
+    shift = s[R_SHIFT]
+    setcyc = s[R_SETCYC]
+    k = 0
+    value = 0
+    while budget >= 2:
+        # riot_peek's count for a read stamped at the end of the 4-cycle load; t >= 0 is its
+        # side-effect-free, pre-expiry range
+        t = _to_int32(timer - ((((cyc + 3) - setcyc) & U32) >> shift) - 1)
+        if t < 0:
+            break
+        v = t if intim else 0
+        if branch == 0xD0:
+            again = ((a & v) if load == 3 else v) != 0
+        elif branch == 0x10:
+            again = (v & 0x80) == 0
+        elif branch == 0x30:
+            again = (v & 0x80) != 0
+        else:
+            return 0
+        if not again:
+            break
+        value = v
+        cyc += period
+        budget -= 2
+        k += 1
+    return k | (value << 32) | (load << 40)
+
+
 @jit
 def _signed(v):
     return v - 256 if v & 0x80 else v
@@ -275,8 +346,29 @@ def execute(s, rom, fb, number, draw):
                 taken = s[FV] != 0
             if taken:
                 target = (pc + _signed(val)) & 0xFFFF
-                cyc += 2 if ((pc ^ target) & 0xFF00) else 1
+                extra = 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += extra
                 pc = target
+                if val == 0xFB and (kind == O_BNE or kind == O_BPL or kind == O_BMI):
+                    w = _timer_wait(s, rom, pc, cyc, left - 1, 4 + (info & 15) + extra, a)
+                    k = w & 0xFFFFFFFF
+                    if k:
+                        cyc += k * (4 + (info & 15) + extra)
+                        left -= 2 * k
+                        v = (w >> 32) & 0xFF
+                        load = w >> 40
+                        if load == 0:
+                            a = v
+                            nz = v
+                        elif load == 1:
+                            x = v
+                            nz = v
+                        elif load == 2:
+                            y = v
+                            nz = v
+                        else:
+                            nz = (a & v) | ((v & 0x80) << 1)
+                            s[FV] = (v >> 6) & 1
         elif kind == O_LDX:
             x = val
             nz = x

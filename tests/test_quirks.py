@@ -15,7 +15,7 @@ from tests.rombuilder import Asm
 pytestmark = requires_ale
 
 WSYNC, VSYNC, VBLANK, COLUBK, COLUPF, PF1, HMOVE, RESP0, GRP0, COLUP0 = 0x02, 0x00, 0x01, 0x09, 0x08, 0x0E, 0x2A, 0x10, 0x1B, 0x06
-TIM1T, TIM64T, INTIM, TIMINT, SWCHB = 0x294, 0x296, 0x284, 0x285, 0x282
+TIM1T, TIM8T, TIM64T, T1024T, INTIM, TIMINT, SWCHB = 0x294, 0x295, 0x296, 0x297, 0x284, 0x285, 0x282
 
 
 def prologue(a: Asm) -> Asm:
@@ -82,6 +82,55 @@ def test_riot_timer_post_expiry_and_timint(tmp_path):
     ram = env.ram()
     assert ram[0x10] == 0x80 and ram[0x12] == 0x00
     assert ram[0x11] >= 0x80 and ram[0x13] >= 0x80  # negative values
+
+
+def test_timer_wait_loops_exit_on_the_exact_cycle(tmp_path):
+    # The engine fast-forwards "L: load INTIM/TIMINT; branch L" loops (cpu._timer_wait). Every form it
+    # accepts — LDA/LDX/LDY/BIT, BNE/BPL/BMI, each timer rate, a branch back across a page, a TIM1T wait
+    # that runs past expiry (where reads have a side effect) — must leave the loop on the same cycle with
+    # the same registers and flags as ALE: the registers, flags and a timer read go to RAM, and a colour
+    # write right after each loop puts the exit cycle on the screen.
+    loops = [("ldaabs", INTIM, "bne", TIM8T, 20), ("ldxabs", INTIM, "bne", TIM64T, 3),
+             ("ldyabs", INTIM, "bne", TIM1T, 150), ("bitabs", TIMINT, "bpl", TIM8T, 30),
+             ("ldaabs", INTIM, "bmi", TIM8T, 200), ("ldaabs", INTIM, "bpl", TIM8T, 10),
+             ("bitabs", INTIM, "bne", TIM64T, 2)]
+    a = prologue(Asm()).op("jmp", "frame")
+    while a.pc < 0xF0FD:  # the first loop's branch (at $F100) jumps back across a page
+        a.op("nop")
+    a.label("cross").op("ldaabs", INTIM).op("bne", "cross").op("jmp", "after_cross")
+    a.label("frame").frame_start().lines(40, "top")
+    a.op("lda#", 25).op("staabs", TIM8T).op("jmp", "cross").label("after_cross")
+    a.op("lda#", 0x1E).op("stazp", COLUBK)
+    ram = 0x90
+    for n, (load, reg, branch, rate, count) in enumerate(loops):
+        a.op("lda#", 0x55).op("ldx#", 0x11).op("ldy#", 0x22)  # BIT's AND sees A
+        a.op("lda#", count).op("staabs", rate)
+        a.op("lda#", 0x55 if load == "bitabs" else count)
+        a.label(f"wait{n}").op(load, reg).op(branch, f"wait{n}")
+        a.op("php").op("stazp", ram).op("stxzp", ram + 1).op("styzp", ram + 2).op("pla").op("stazp", ram + 3)
+        a.op("ldaabs", INTIM).op("stazp", ram + 4)
+        a.op("lda#", 0x20 + 0x10 * n).op("stazp", COLUBK)
+        ram += 5
+    a.lines(150, "bottom").op("jmp", "frame")
+    env = run_both(tmp_path, a.rom(), frames=8)
+    r = env.ram()[0x10:0x10 + 5 * len(loops)].reshape(-1, 5)  # per loop: A, X, Y, P, INTIM after it
+    assert r[0, 0] == 0 and r[0, 3] & 0x02                     # LDA INTIM; BNE: A = 0, Z set
+    assert r[1, 1] == 0 and r[1, 0] == 3                       # LDX INTIM; BNE: X = 0, A kept
+    assert r[2, 2] == 0                                        # LDY INTIM; BNE (ran past expiry)
+    assert r[3, 3] & 0x80 and r[3, 0] == 0x55                  # BIT TIMINT; BPL: left on N, A kept
+    assert r[4, 0] == 0x7F                                     # LDA INTIM; BMI: first positive count
+    assert r[5, 0] & 0x80                                      # LDA INTIM; BPL: first count past expiry
+    assert r[6, 3] & 0x02 and r[6, 0] == 0x55                  # BIT INTIM; BNE: left when A & count = 0
+
+
+def test_timer_wait_loop_cut_by_the_instruction_limit(tmp_path):
+    # A T1024T wait that outlasts ALE's 25 000 instructions per frame: frames end inside the loop (on an
+    # exact instruction), and the wait goes on in the next frame.
+    a = prologue(Asm()).label("frame").frame_start().op("inczp", 0x90)
+    a.op("lda#", 0xFF).op("staabs", T1024T).label("wait").op("ldxabs", INTIM).op("bne", "wait")
+    a.op("inczp", 0x91).op("lda#", 0x30).op("stazp", COLUBK).lines(100, "l").op("jmp", "frame")
+    env = run_both(tmp_path, a.rom(), frames=12)
+    assert env.ram()[0x11] >= 2  # the long wait ended at least twice
 
 
 def test_swchb_idle_value_with_difficulty_b(tmp_path):
