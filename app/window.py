@@ -87,7 +87,8 @@ class MainWindow(QMainWindow):
         self._build_status()
         self._build_menus()
         self._thumbs: ThumbnailLoader | None = None
-        self.refresh_library(thumbnails)
+        self._thumbs_pending = False
+        self.refresh_library(thumbnails, defer=True)
         self.input.toggled.connect(self._on_toggle)
         geo = self.settings.value("window/geometry")
         if geo is not None:
@@ -207,7 +208,10 @@ class MainWindow(QMainWindow):
         self._refresh_recent()
 
     # -- library ----------------------------------------------------------------------------------------
-    def refresh_library(self, thumbnails: bool = True) -> None:
+    def refresh_library(self, thumbnails: bool = True, defer: bool = False) -> None:
+        """Fill the library; thumbnails render in a thread. ``defer``: start that thread once the first
+        game frame is on screen (it competes for the GIL and the GUI thread with the start-up), or after
+        a few seconds when no game opens."""
         infos, errors = scan(self.extra_paths)
         self.library.populate(infos)
         if thumbnails and infos:
@@ -216,6 +220,15 @@ class MainWindow(QMainWindow):
                 self._thumbs.wait(2000)
             self._thumbs = ThumbnailLoader(infos, self)
             self._thumbs.ready.connect(self.library.set_thumbnail)
+            self._thumbs_pending = True
+            if defer:
+                QTimer.singleShot(5000, self, self._start_thumbnails)
+            else:
+                self._start_thumbnails()
+
+    def _start_thumbnails(self) -> None:
+        if self._thumbs_pending and self._thumbs is not None and not self._closing:
+            self._thumbs_pending = False
             self._thumbs.start(QThread.Priority.LowPriority)
 
     def _add_folder(self, path: str) -> None:
@@ -335,7 +348,12 @@ class MainWindow(QMainWindow):
         frame, n = self.worker.take_frame()
         if frame is not None:
             self.view.show_frame(frame)
-            self._install_agent_ui_later()
+            if self.view.frames_painted:
+                # the rest of start-up waits until the first frame is on screen: a queued call made
+                # before that paint would run ahead of it (the agent docks take ~0.5 s to build)
+                self._install_agent_ui_later()
+                if self._thumbs_pending:
+                    self._start_thumbnails()
         sess = self.session
         if sess is not None:
             self._drain_events(sess)

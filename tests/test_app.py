@@ -120,6 +120,27 @@ def test_worker_stops_cleanly_on_close(qtbot, tmp_path):
     assert win.worker.wait(5000) and not win.worker.isRunning()
 
 
+def test_start_up_work_waits_for_the_first_painted_frame(qtbot, tmp_path, monkeypatch):
+    """The agent docks (~0.5 s to build) and the thumbnail thread start only once a game frame is on
+    screen: queued before that paint, they ran ahead of it and delayed the first frame by ~0.7 s."""
+    import app.thumbnails as thumbs
+
+    monkeypatch.setattr(thumbs, "cache_dir", lambda: tmp_path / "thumbs")
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(audio=False, settings=settings, thumbnails=True)
+    qtbot.addWidget(win)
+    assert win.open_game("pong")
+    qtbot.waitUntil(lambda: win.worker.frames_emulated > 10, timeout=60000)  # frames arrive, none painted
+    qtbot.wait(100)
+    assert win.view.frames_painted == 0
+    assert win._agent_ui is None and not win._thumbs.isRunning() and win._thumbs_pending
+    win.show()
+    qtbot.waitUntil(lambda: win.view.frames_painted > 0, timeout=10000)
+    qtbot.waitUntil(lambda: win._agent_ui is not None and not win._thumbs_pending, timeout=60000)
+    qtbot.waitUntil(lambda: any(p.suffix == ".png" for p in (tmp_path / "thumbs").glob("*")), timeout=60000)
+    win.close()
+
+
 def test_screenshot_is_the_true_screen(window, qtbot, tmp_path, monkeypatch):
     import app.window as w
 
