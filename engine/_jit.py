@@ -84,7 +84,38 @@ if "NUMBA_CACHE_DIR" not in os.environ:
     os.environ["NUMBA_CACHE_DIR"] = str(cache_dir())
     seed_cache(Path(os.environ["NUMBA_CACHE_DIR"]), bundled_cache())
 
-import numba  # noqa: E402  (must follow the cache folder choice)
+
+
+def _import_numba():
+    """Import numba without its BLAS probe. When its NumPy implementations load (``numba.np.arraymath``,
+    on the first compile or cache load) numba imports ``scipy.linalg.cython_blas`` only to pick how
+    ``np.correlate``/``np.convolve`` multiply floats in compiled code (none of ours use them); that import
+    costs ~0.25 s, an eighth of the app's start. Here the module loads with the probe failing quietly
+    (numba then uses its own loop there); ``np.dot`` and ``np.linalg`` still import SciPy when a function
+    using them compiles, and SciPy itself is untouched for everybody else."""
+    import sys
+
+    if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
+        import numba
+        return numba
+
+    class _SkipBlasProbe:
+        @staticmethod
+        def find_spec(name, path=None, target=None):
+            if name == "scipy.linalg":
+                raise ImportError("skipped while numba loads (engine._jit._import_numba)")
+            return None
+
+    sys.meta_path.insert(0, _SkipBlasProbe)
+    try:
+        import numba
+        import numba.np.arraymath  # noqa: F401  (the probe runs at its import)
+    finally:
+        sys.meta_path.remove(_SkipBlasProbe)
+    return numba
+
+
+numba = _import_numba()  # (must follow the cache folder choice)
 
 if numba.config.CACHE_DIR != os.environ["NUMBA_CACHE_DIR"]:
     numba.config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]

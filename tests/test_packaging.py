@@ -88,6 +88,21 @@ def test_compiled_code_is_cached_by_package_relative_path():
     assert _jit.PackageCacheLocator.from_function(test_version_flag, __file__) is None
 
 
+def test_engine_loads_without_scipy_linalg_and_numba_linear_algebra_still_works():
+    """The start-up skips numba's BLAS probe (engine._jit._import_numba): loading the engine must not
+    import scipy.linalg, and compiled code using np.dot (other programs' agents) must still work."""
+    code = ("import sys, numpy as np, numba\n"
+            "import engine.env\n"
+            "assert 'scipy.linalg' not in sys.modules, 'scipy.linalg imported at start-up'\n"
+            "f = numba.njit(lambda a, b: (np.dot(a, b), np.convolve(a, b).sum()))\n"
+            "print(f(np.arange(3.0), np.ones(3)))\n"
+            "import scipy.linalg\n"
+            "print(scipy.linalg.solve(np.eye(2), np.ones(2)).sum())\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.split() == ["(3.0,", "9.0)", "2.0"]
+
+
 def test_bundled_cache_seeds_an_empty_user_cache(tmp_path):
     from engine import _jit
 
