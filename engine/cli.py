@@ -122,6 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--games", nargs="+", default=None)
     b.add_argument("--frames", type=int, default=4000)
     b.add_argument("--frameskip", type=int, default=4)
+    b.add_argument("--rounds", type=int, default=3,
+                   help="runs per engine and game, taken in turns; the best of each side counts")
     b.add_argument("--app", action="store_true", help="the desktop app: frame rate, drops, underruns, startup")
     b.add_argument("--game", default="pong", help="(--app) the game to run")
     b.add_argument("--seconds", type=float, default=60.0, help="(--app) how long to run")

@@ -146,3 +146,27 @@ def test_observation_shapes_and_palettes():
     assert env.screen_rgb().shape == (210, 160, 3)
     assert env.screen_grayscale().shape == (210, 160)
     assert env.ram().shape == (128,)
+
+
+@requires_ale
+def test_bench_prints_both_engines_side_by_side(capsys):
+    """`arcade-lab bench`: per game our frames/s, ale-py's, the ratio and both clone+restore times, from
+    interleaved rounds, then the median ratio."""
+    import argparse
+    import re
+
+    from engine import bench
+
+    args = argparse.Namespace(games=["pong", "breakout"], frames=200, frameskip=4, rounds=2, vector_envs=0,
+                              vector_steps=10)
+    assert bench.main(args) == 0
+    out = capsys.readouterr().out
+    assert "best of 2 interleaved runs" in out
+    rows = re.findall(r"^(pong|breakout) +(\d+) +(\d+) +([\d.]+)x +([\d.]+)µs +([\d.]+)µs$", out, re.M)
+    assert [r[0] for r in rows] == ["pong", "breakout"]
+    for _, ours, theirs, ratio, us_ours, us_ale in rows:
+        assert int(ours) > 0 and int(theirs) > 0 and float(us_ours) > 0 and float(us_ale) > 0
+        assert abs(float(ratio) - int(ours) / int(theirs)) < 0.01
+    med = float(re.search(r"median ratio ours/ale-py: ([\d.]+)x over 2 games", out).group(1))
+    ratios = sorted(float(r[3]) for r in rows)
+    assert abs(med - (ratios[0] + ratios[1]) / 2) < 0.011
