@@ -258,3 +258,15 @@ def test_startup_objects_are_frozen_out_of_full_collections(open_window, qtbot):
     win = open_window("pong")
     qtbot.waitUntil(lambda: win._agent_ui is not None, timeout=60000)  # built just after the first frame
     assert gc.get_freeze_count() > 10_000
+
+
+def test_bench_app_reports_pace_and_median_warm_start(qtbot):
+    """`arcade-lab bench --app`: the window keeps the console's pace, and the warm start is the median of
+    several fresh processes, reported with its range."""
+    from app import bench_app
+
+    res = bench_app.run("pong", seconds=1.0, cold=False)
+    assert res["target_rate"] == pytest.approx(60.0, abs=0.5) and res["frame_rate"] > 0
+    assert res["frames_painted"] > 0
+    lo, hi = (float(v) for v in res["startup_warm_range_s"].split("-"))
+    assert 0 < lo <= res["startup_warm_s"] <= hi

@@ -69,6 +69,18 @@ def test_built_bundle_passes_its_self_test():
     assert out.returncode == 0 and "self-test ok" in out.stdout, out.stderr
 
 
+@pytest.mark.skipif(not (ROOT / "build" / "arcade-lab" / "Analysis-00.toc").exists(), reason="no bundle built (make dist)")
+def test_bundle_start_runs_no_setuptools_hooks():
+    """setuptools/pkg_resources in a bundle bring run-time hooks importing them on every start (~0.3 s);
+    the spec keeps them (and numba's tests and AOT compiler, their only users) out."""
+    toc = (ROOT / "build" / "arcade-lab" / "Analysis-00.toc").read_text()
+    assert "pyi_rth_pyside6" in toc  # the analysis lists the run-time hooks it chose
+    assert "pyi_rth_pkgres" not in toc and "pyi_rth_setuptools" not in toc
+    modules = (ROOT / "build" / "arcade-lab" / "PYZ-00.toc").read_text()
+    assert "'numba.core.dispatcher'" in modules
+    assert "'numba.tests" not in modules and "'setuptools" not in modules and "'pkg_resources" not in modules
+
+
 def test_compiled_code_is_cached_by_package_relative_path():
     """The cache folder of our kernels names the package folder, not the absolute install path, and its
     stamp is the file's content: a cache built in one place is valid where the installation moves."""
