@@ -117,3 +117,19 @@ def test_ale_rom_dir_does_not_import_the_extension():
     before = "ale_py._ale_py" in sys.modules
     roms.ale_rom_dir()
     assert ("ale_py._ale_py" in sys.modules) == before
+
+
+@pytest.mark.parametrize("size,seed", [(2048, 1), (4096, 2), (4096, 3), (8192, 4), (16384, 5), (32768, 6)])
+def test_garbage_cartridges_run_frames(tmp_path, size, seed):
+    """Random bytes as a cartridge (JAMs, endless loops, wild bank switches and TIA writes) still yield
+    frames — ALE's partial-frame rule ends each one after 25 000 instructions — and never hang or crash."""
+    from engine.env import Env
+
+    p = tmp_path / f"noise{seed}.bin"
+    p.write_bytes(random.Random(seed).randbytes(size))
+    env = Env(str(p), repeat_action_probability=0.0, seed=seed)
+    start = env.frame_number
+    for k in range(60):
+        env.act(k % 18)
+    assert env.frame_number == start + 60
+    assert env.screen().shape[1] == 160 and env.ram().shape == (128,)
