@@ -87,7 +87,7 @@ class _Ale:
         return _round_trip_us(self.ale.cloneState, self.ale.restoreState)
 
 
-def bench_pair(game: str, frames: int, frameskip: int, rounds: int = 3) -> tuple[float, float, float, float]:
+def bench_pair(game: str, frames: int, frameskip: int, rounds: int = 5) -> tuple[float, float, float, float]:
     """(ours f/s, ale-py f/s, ours µs, ale-py µs): the two engines take turns, ``rounds`` runs each, and
     each side's best run counts — on a shared or virtual machine other load only ever slows a run down,
     and interleaving exposes both sides to the same slow patches."""
@@ -156,7 +156,7 @@ def main_vector(num_envs: int, steps: int) -> list[float]:
 
 def main(args) -> int:
     games = args.games or DEFAULT_GAMES
-    rounds = max(1, getattr(args, "rounds", 3))
+    rounds = max(1, getattr(args, "rounds", 5))
     print(f"frames per game: {args.frames}, frame skip {args.frameskip}, random minimal-set actions; "
           f"best of {rounds} interleaved runs per engine")
     print(f"{'game':<20} {'ours f/s':>10} {'ale-py f/s':>11} {'ratio':>7} {'ours clone+restore':>19} {'ale-py':>8}")

@@ -122,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--games", nargs="+", default=None)
     b.add_argument("--frames", type=int, default=4000)
     b.add_argument("--frameskip", type=int, default=4)
-    b.add_argument("--rounds", type=int, default=3,
+    b.add_argument("--rounds", type=int, default=5,
                    help="runs per engine and game, taken in turns; the best of each side counts")
     b.add_argument("--app", action="store_true", help="the desktop app: frame rate, drops, underruns, startup")
     b.add_argument("--game", default="pong", help="(--app) the game to run")
