@@ -254,6 +254,7 @@ def jit(fn=None, **kw):
 # ---------------------------------------------------------------------------------------------------
 from llvmlite import ir as _ir  # noqa: E402
 from numba import types as _types  # noqa: E402
+from numba.core import cgutils as _cgutils  # noqa: E402
 from numba.extending import intrinsic as _intrinsic  # noqa: E402
 
 
@@ -278,62 +279,38 @@ def ptr_u8(typingctx, addr):
     return sig, codegen
 
 
+def _pointer_caller(c_sig, name: str, doc: str):
+    """An intrinsic ``name(fnaddr, *args)`` calling the C function at the integer address ``fnaddr``, whose
+    C signature is ``c_sig`` (a numba signature of ints and pointers)."""
+
+    def codegen(context, builder, signature, args):
+        fnty = _ir.FunctionType(context.get_value_type(c_sig.return_type),
+                                [context.get_value_type(t) for t in c_sig.args])
+        c_args = _cgutils.unpack_tuple(builder, args[1], len(c_sig.args))  # the *args arrive as one tuple
+        return builder.call(builder.inttoptr(args[0], fnty.as_pointer()), c_args)
+
+    def typer(typingctx, fnaddr, *args):
+        if len(args) != len(c_sig.args):
+            return None
+        return c_sig.return_type(fnaddr, _types.StarArgTuple.from_types(args)), codegen
+
+    typer.__name__ = typer.__qualname__ = name
+    typer.__doc__ = doc
+    return _intrinsic(typer)
+
+
 # C signature shared by the firewalled kernels: (state*, n_state, rom*, n_rom, fb*, fb_row, flag) -> int64
 KERNEL_SIG = _types.int64(_types.CPointer(_types.int64), _types.int64, _types.CPointer(_types.uint8),
                           _types.int64, _types.CPointer(_types.uint8), _types.int64, _types.int64)
-
-
-@_intrinsic
-def call_kernel(typingctx, fnaddr, sp, ns, rp, nr, fp, nf, flag):
-    """Call a ``KERNEL_SIG`` C callback whose address is the integer ``fnaddr``."""
-    sig = _types.int64(fnaddr, sp, ns, rp, nr, fp, nf, flag)
-
-    def codegen(context, builder, signature, args):
-        i64 = _ir.IntType(64)
-        p64 = context.get_value_type(_types.CPointer(_types.int64))
-        p8 = context.get_value_type(_types.CPointer(_types.uint8))
-        fnty = _ir.FunctionType(i64, [p64, i64, p8, i64, p8, i64, i64])
-        fn = builder.inttoptr(args[0], fnty.as_pointer())
-        return builder.call(fn, list(args[1:]))
-
-    return sig, codegen
-
+call_kernel = _pointer_caller(KERNEL_SIG, "call_kernel", "Call a ``KERNEL_SIG`` C callback at ``fnaddr``.")
 
 # State-only kernels: (state*, n_state, arg) -> int64
 STATE_SIG = _types.int64(_types.CPointer(_types.int64), _types.int64, _types.int64)
-
-
-@_intrinsic
-def call_state_kernel(typingctx, fnaddr, sp, ns, arg):
-    sig = _types.int64(fnaddr, sp, ns, arg)
-
-    def codegen(context, builder, signature, args):
-        i64 = _ir.IntType(64)
-        p64 = context.get_value_type(_types.CPointer(_types.int64))
-        fnty = _ir.FunctionType(i64, [p64, i64, i64])
-        fn = builder.inttoptr(args[0], fnty.as_pointer())
-        return builder.call(fn, list(args[1:]))
-
-    return sig, codegen
-
+call_state_kernel = _pointer_caller(STATE_SIG, "call_state_kernel", "Call a ``STATE_SIG`` C callback at ``fnaddr``.")
 
 # Device accesses from the CPU loop: (state*, rom*, n_rom, fb*, request) -> int64. A call from the loop with
 # numba's own convention passes every array as its exploded struct (26 words pushed per TIA write, a
 # quarter of the loop's time in Pong); this one passes five.
 DEVICE_SIG = _types.int64(_types.CPointer(_types.int64), _types.CPointer(_types.uint8), _types.int64,
                           _types.CPointer(_types.uint8), _types.int64)
-
-
-@_intrinsic
-def call_device(typingctx, fnaddr, sp, rp, nr, fp, request):
-    sig = _types.int64(fnaddr, sp, rp, nr, fp, request)
-
-    def codegen(context, builder, signature, args):
-        i64 = _ir.IntType(64)
-        p64 = context.get_value_type(_types.CPointer(_types.int64))
-        p8 = context.get_value_type(_types.CPointer(_types.uint8))
-        fnty = _ir.FunctionType(i64, [p64, p8, i64, p8, i64])
-        fn = builder.inttoptr(args[0], fnty.as_pointer())
-        return builder.call(fn, list(args[1:]))
-
-    return sig, codegen
+call_device = _pointer_caller(DEVICE_SIG, "call_device", "Call a ``DEVICE_SIG`` C callback at ``fnaddr``.")
