@@ -153,14 +153,14 @@ def test_observation_shapes_and_palettes():
 @requires_ale
 def test_bench_prints_both_engines_side_by_side(capsys):
     """`arcade-lab bench`: per game our frames/s, ale-py's, the ratio and both clone+restore times, from
-    interleaved rounds, then the median ratio."""
+    interleaved rounds, then the median ratio; then the batched table against AtariVectorEnv."""
     import argparse
     import re
 
     from engine import bench
 
-    args = argparse.Namespace(games=["pong", "breakout"], frames=200, frameskip=4, rounds=2, vector_envs=0,
-                              vector_steps=10)
+    args = argparse.Namespace(games=["pong", "breakout"], frames=200, frameskip=4, rounds=2, vector_envs=2,
+                              vector_steps=5)
     assert bench.main(args) == 0
     out = capsys.readouterr().out
     assert "best of 2 interleaved runs" in out
@@ -172,6 +172,12 @@ def test_bench_prints_both_engines_side_by_side(capsys):
     med = float(re.search(r"median ratio ours/ale-py: ([\d.]+)x over 2 games", out).group(1))
     ratios = sorted(float(r[3]) for r in rows)
     assert abs(med - (ratios[0] + ratios[1]) / 2) < 0.011
+    # batched: ours (VectorEnv) next to ale-py's AtariVectorEnv, same interleaving
+    assert "batched: 2 environments" in out and "best of 2 interleaved runs" in out.split("batched:")[1]
+    vrows = re.findall(r"^(pong|breakout|seaquest) +(\d+) +(\d+) +([\d.]+)x$", out, re.M)
+    assert [r[0] for r in vrows] == ["pong", "breakout", "seaquest"]
+    assert all(int(o) > 0 and int(a) > 0 for _, o, a, _ in vrows)
+    assert re.search(r"median batched ratio ours/ale-py: [\d.]+x", out)
 
 
 def _scheme_sample():
