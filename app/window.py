@@ -87,7 +87,6 @@ class MainWindow(QMainWindow):
         self._build_status()
         self._build_menus()
         self._thumbs: ThumbnailLoader | None = None
-        self._thumbs_pending = False
         self.refresh_library(thumbnails, defer=True)
         self.input.toggled.connect(self._on_toggle)
         geo = self.settings.value("window/geometry")
@@ -220,15 +219,18 @@ class MainWindow(QMainWindow):
                 self._thumbs.wait(2000)
             self._thumbs = ThumbnailLoader(infos, self)
             self._thumbs.ready.connect(self.library.set_thumbnail)
-            self._thumbs_pending = True
             if defer:
                 QTimer.singleShot(5000, self, self._start_thumbnails)
             else:
                 self._start_thumbnails()
 
+    @property
+    def _thumbs_pending(self) -> bool:
+        """A thumbnail thread made but not started yet."""
+        return self._thumbs is not None and not (self._thumbs.isRunning() or self._thumbs.isFinished())
+
     def _start_thumbnails(self) -> None:
-        if self._thumbs_pending and self._thumbs is not None and not self._closing:
-            self._thumbs_pending = False
+        if self._thumbs_pending and not self._closing:
             self._thumbs.start(QThread.Priority.LowPriority)
 
     def _add_folder(self, path: str) -> None:

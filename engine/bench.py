@@ -46,59 +46,48 @@ def _round_trip_us(clone, restore, n: int = 20000) -> float:
     return (time.perf_counter() - t) / n * 1e6
 
 
-class _Ours:
-    def __init__(self, game: str, frames: int, frameskip: int):
-        from .env import Env
+def single_ours(game: str, frames: int, frameskip: int):
+    """(run, round trip) timers for our engine: ``run()`` is one timed run's frames/s, ``round_trip()``
+    the clone+restore µs."""
+    from .env import Env
 
-        self.env = env = Env(game, frameskip=frameskip, repeat_action_probability=0.0, seed=0)
-        self.acts = _actions(env.minimal_actions(), frames // frameskip + 1, 1)
-        self.frames, self.frameskip = frames, frameskip
-        for a in self.acts[:20]:  # warm-up: kernels loaded, caches filled
-            env.act(a)
-
-    def run(self) -> float:
-        e = self.env
-        return _play(e.act, e.game_over, e.reset, self.acts, self.frames, self.frameskip)
-
-    def round_trip_us(self) -> float:
-        return _round_trip_us(self.env.clone_state, self.env.restore_state)
+    env = Env(game, frameskip=frameskip, repeat_action_probability=0.0, seed=0)
+    acts = _actions(env.minimal_actions(), frames // frameskip + 1, 1)
+    for a in acts[:20]:  # warm-up: kernels loaded, caches filled
+        env.act(a)
+    return (lambda: _play(env.act, env.game_over, env.reset, acts, frames, frameskip),
+            lambda: _round_trip_us(env.clone_state, env.restore_state))
 
 
-class _Ale:
-    def __init__(self, game: str, frames: int, frameskip: int):
-        import ale_py
+def single_ale(game: str, frames: int, frameskip: int):
+    """The same timers for ``ale_py.ALEInterface``."""
+    import ale_py
 
-        from . import roms
+    from . import roms
 
-        ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
-        self.ale = ale = ale_py.ALEInterface()
-        ale.setInt("random_seed", 0)
-        ale.setFloat("repeat_action_probability", 0.0)
-        ale.setInt("frame_skip", frameskip)
-        ale.loadROM(str(roms.rom_path(game)))
-        self.acts = _actions(list(ale.getMinimalActionSet()), frames // frameskip + 1, 1)
-        self.frames, self.frameskip = frames, frameskip
-
-    def run(self) -> float:
-        a = self.ale
-        return _play(a.act, a.game_over, a.reset_game, self.acts, self.frames, self.frameskip)
-
-    def round_trip_us(self) -> float:
-        return _round_trip_us(self.ale.cloneState, self.ale.restoreState)
+    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
+    ale = ale_py.ALEInterface()
+    ale.setInt("random_seed", 0)
+    ale.setFloat("repeat_action_probability", 0.0)
+    ale.setInt("frame_skip", frameskip)
+    ale.loadROM(str(roms.rom_path(game)))
+    acts = _actions(list(ale.getMinimalActionSet()), frames // frameskip + 1, 1)
+    return (lambda: _play(ale.act, ale.game_over, ale.reset_game, acts, frames, frameskip),
+            lambda: _round_trip_us(ale.cloneState, ale.restoreState))
 
 
 def bench_pair(game: str, frames: int, frameskip: int, rounds: int = 5) -> tuple[float, float, float, float]:
     """(ours f/s, ale-py f/s, ours µs, ale-py µs): the two engines take turns, ``rounds`` runs each, and
     each side's best run counts — on a shared or virtual machine other load only ever slows a run down,
     and interleaving exposes both sides to the same slow patches."""
-    ours, ale = _Ours(game, frames, frameskip), _Ale(game, frames, frameskip)
+    (run_o, trip_o), (run_a, trip_a) = single_ours(game, frames, frameskip), single_ale(game, frames, frameskip)
     fo = fa = 0.0
     uo = ua = float("inf")
     for _ in range(max(1, rounds)):
-        fo = max(fo, ours.run())
-        fa = max(fa, ale.run())
-        uo = min(uo, ours.round_trip_us())
-        ua = min(ua, ale.round_trip_us())
+        fo = max(fo, run_o())
+        fa = max(fa, run_a())
+        uo = min(uo, trip_o())
+        ua = min(ua, trip_a())
     return fo, fa, uo, ua
 
 
@@ -124,12 +113,12 @@ def vector_ours(game: str, num_envs: int, steps: int):
     from .vector import VectorEnv
 
     v = VectorEnv(game, num_envs, obs_type="grayscale", frameskip=4, repeat_action_probability=0.0)
-    return _vector_runner(v, len(v.action_set), num_envs, steps), (lambda: None)
+    return _vector_runner(v, len(v.action_set), num_envs, steps)
 
 
 def vector_ale(game: str, num_envs: int, steps: int):
     """ale-py's threaded AtariVectorEnv with its preprocessing switched off where it allows, so both sides
-    produce full-size grayscale frames."""
+    produce full-size grayscale frames. Returns (run, close): its threads must be shut down after."""
     from ale_py.vector_env import AtariVectorEnv
 
     v = AtariVectorEnv(game, num_envs, frameskip=4, repeat_action_probability=0.0, img_height=210, img_width=160,
@@ -145,7 +134,7 @@ def main_vector(num_envs: int, steps: int, rounds: int = 5) -> list[float]:
     print(f"{'game':<20} {'ours f/s':>10} {'AtariVectorEnv':>15} {'ratio':>7}")
     ratios = []
     for g in VECTOR_GAMES:
-        (run_ours, _), (run_ale, close_ale) = vector_ours(g, num_envs, steps), vector_ale(g, num_envs, steps)
+        run_ours, (run_ale, close_ale) = vector_ours(g, num_envs, steps), vector_ale(g, num_envs, steps)
         ours = theirs = 0.0
         try:
             for _ in range(max(1, rounds)):
