@@ -85,7 +85,6 @@ if "NUMBA_CACHE_DIR" not in os.environ:
     seed_cache(Path(os.environ["NUMBA_CACHE_DIR"]), bundled_cache())
 
 
-
 def _import_numba():
     """Import numba without its BLAS probe. When its NumPy implementations load (``numba.np.arraymath``,
     on the first compile or cache load) numba imports ``scipy.linalg.cython_blas`` only to pick how
@@ -258,25 +257,24 @@ from numba.core import cgutils as _cgutils  # noqa: E402
 from numba.extending import intrinsic as _intrinsic  # noqa: E402
 
 
-@_intrinsic
-def ptr_i64(typingctx, addr):
-    """An integer address as ``int64*`` (for handing an array's data to a C callback)."""
-    sig = _types.CPointer(_types.int64)(addr)
+def _pointer_to(element, name: str, doc: str):
+    """An intrinsic ``name(addr)``: the integer ``addr`` as a pointer to ``element`` (for handing an array's
+    data to a C callback)."""
+    ptr = _types.CPointer(element)
 
-    def codegen(context, builder, signature, args):
-        return builder.inttoptr(args[0], context.get_value_type(_types.CPointer(_types.int64)))
+    def typer(typingctx, addr):
+        def codegen(context, builder, signature, args):
+            return builder.inttoptr(args[0], context.get_value_type(ptr))
 
-    return sig, codegen
+        return ptr(addr), codegen
+
+    typer.__name__ = typer.__qualname__ = name
+    typer.__doc__ = doc
+    return _intrinsic(typer)
 
 
-@_intrinsic
-def ptr_u8(typingctx, addr):
-    sig = _types.CPointer(_types.uint8)(addr)
-
-    def codegen(context, builder, signature, args):
-        return builder.inttoptr(args[0], context.get_value_type(_types.CPointer(_types.uint8)))
-
-    return sig, codegen
+ptr_i64 = _pointer_to(_types.int64, "ptr_i64", "An integer address as ``int64*``.")
+ptr_u8 = _pointer_to(_types.uint8, "ptr_u8", "An integer address as ``uint8*``.")
 
 
 def _pointer_caller(c_sig, name: str, doc: str):

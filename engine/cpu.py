@@ -75,12 +75,21 @@ assert oc.OPS[O_JAM] == "JAM"
 
 
 @jit(inline="always")
+def _rom_byte(s, rom, addr):
+    """The cartridge byte at ``addr`` when its page is read directly from ROM, else -1."""
+    a = addr & 0x1FFF
+    if (a & 0x1000) == 0:
+        return -1
+    base = s[C_PAGE + ((a >> 6) & 63)]
+    return -1 if base < 0 else np.int64(rom[base + (a & 63)])
+
+
+@jit(inline="always")
 def _fetch(s, rom, fb, pc, draw, cyc, bus):
     """An instruction byte: cartridge ROM outside device pages stays in the loop. Returns (value, cycles)."""
-    if pc & 0x1000:
-        base = s[C_PAGE + ((pc >> 6) & 63)]
-        if base >= 0:
-            return np.int64(rom[base + (pc & 63)]), cyc
+    v = _rom_byte(s, rom, pc)
+    if v >= 0:
+        return v, cyc
     return _rd_slow(s, rom, fb, pc, draw, cyc, bus)
 
 
@@ -160,16 +169,6 @@ def _rd_call(s, rom, fb, addr, draw):
     v = _device(s, rom, fb, (addr & 0xFFFF) | (_REQ_DRAW if draw else 0))
     s[LAST_READ] = 1
     return v
-
-
-@jit(inline="always")
-def _rom_byte(s, rom, addr):
-    """The cartridge byte at ``addr`` when its page is read directly from ROM, else -1."""
-    a = addr & 0x1FFF
-    if (a & 0x1000) == 0:
-        return -1
-    base = s[C_PAGE + ((a >> 6) & 63)]
-    return -1 if base < 0 else np.int64(rom[base + (a & 63)])
 
 
 @jit
@@ -350,10 +349,11 @@ def execute(s, rom, fb, number, draw):
                 cyc += extra
                 pc = target
                 if val == 0xFB and (kind == O_BNE or kind == O_BPL or kind == O_BMI):
-                    w = _timer_wait(s, rom, pc, cyc, left - 1, 4 + (info & 15) + extra, a)
+                    period = 4 + (info & 15) + extra  # the 4-cycle load, then this branch
+                    w = _timer_wait(s, rom, pc, cyc, left - 1, period, a)
                     k = w & 0xFFFFFFFF
                     if k:
-                        cyc += k * (4 + (info & 15) + extra)
+                        cyc += k * period
                         left -= 2 * k
                         v = (w >> 32) & 0xFF
                         load = w >> 40
