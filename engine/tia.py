@@ -89,6 +89,34 @@ def _set_bl_mask(s):
 # ---------------------------------------------------------------------------------------------------
 # rendering
 # ---------------------------------------------------------------------------------------------------
+@jit(inline="always")
+def _wrap160(d):
+    """``d % 160`` for -160 <= d < 320 (a pixel offset from an object's position), without a division."""
+    if d < 0:
+        return d + 160
+    if d >= 160:
+        return d - 160
+    return d
+
+
+@jit
+def _block_clear(s, objs, x):
+    """True when none of the objects in ``objs`` covers a pixel of [x, x + 4)."""
+    for xx in range(x, x + 4):
+        if (objs & P0_BIT) and PLAYER_MASK[s[T_P0M_SKIP], s[T_P0M_MODE], _wrap160(xx - s[T_P0M_POS])]:
+            return False
+        if (objs & P1_BIT) and PLAYER_MASK[s[T_P1M_SKIP], s[T_P1M_MODE], _wrap160(xx - s[T_P1M_POS])]:
+            return False
+        if ((objs & M0_BIT) and s[T_M0M_OFF] == 0
+                and MISSILE_MASK[s[T_M0M_NUM], s[T_M0M_SIZE], _wrap160(xx - s[T_M0M_POS])]):
+            return False
+        if (objs & M1_BIT) and MISSILE_MASK[s[T_M1M_NUM], s[T_M1M_SIZE], _wrap160(xx - s[T_M1M_POS])]:
+            return False
+        if (objs & BL_BIT) and BALL_MASK[s[T_BLM_SIZE], _wrap160(xx - s[T_BLM_POS])]:
+            return False
+    return True
+
+
 @jit
 def _fast_value(s, en, sel, x):
     """ALE draws some object combinations four aligned pixels at a time once the objects' masks are
@@ -101,48 +129,17 @@ def _fast_value(s, en, sel, x):
         if pf_on:
             return s[T_COLUP0] if x < 80 else s[T_COLUP1]
         return s[T_COLUBK]
-    p0 = 0
-    p1 = 0
-    m0 = 0
-    m1 = 0
-    bl = 0
-    for k in range(4):
-        xx = x + k
-        p0 |= PLAYER_MASK[s[T_P0M_SKIP], s[T_P0M_MODE], (xx - s[T_P0M_POS]) % 160]
-        p1 |= PLAYER_MASK[s[T_P1M_SKIP], s[T_P1M_MODE], (xx - s[T_P1M_POS]) % 160]
-        if s[T_M0M_OFF] == 0:
-            m0 |= MISSILE_MASK[s[T_M0M_NUM], s[T_M0M_SIZE], (xx - s[T_M0M_POS]) % 160]
-        m1 |= MISSILE_MASK[s[T_M1M_NUM], s[T_M1M_SIZE], (xx - s[T_M1M_POS]) % 160]
-        bl |= BALL_MASK[s[T_BLM_SIZE], (xx - s[T_BLM_POS]) % 160]
-    if en == P0_BIT:
-        return s[T_COLUBK] if p0 == 0 else -1
-    if en == P1_BIT:
-        return s[T_COLUBK] if p1 == 0 else -1
-    if en == (P0_BIT | P1_BIT):
-        return s[T_COLUBK] if (p0 | p1) == 0 else -1
-    if en == M0_BIT:
-        return s[T_COLUBK] if m0 == 0 else -1
-    if en == M1_BIT:
-        return s[T_COLUBK] if m1 == 0 else -1
-    if en == BL_BIT:
-        return s[T_COLUBK] if bl == 0 else -1
-    if en == (M0_BIT | M1_BIT):
-        return s[T_COLUBK] if (m0 | m1) == 0 else -1
-    if en == (BL_BIT | M0_BIT):
-        return s[T_COLUBK] if (bl | m0) == 0 else -1
-    if en == (BL_BIT | M1_BIT):
-        return s[T_COLUBK] if (bl | m1) == 0 else -1
-    if en == (BL_BIT | P1_BIT):
-        return s[T_COLUBK] if (bl | p1) == 0 else -1
-    if (sel & SCORE_BIT) == 0:
-        pfv = s[T_COLUPF] if pf_on else s[T_COLUBK]
-        if en == (PF_BIT | P0_BIT):
-            return pfv if p0 == 0 else -1
-        if en == (PF_BIT | P1_BIT):
-            return pfv if p1 == 0 else -1
-        if en == (PF_BIT | BL_BIT):
-            return pfv if bl == 0 else -1
-    return -1
+    # the combinations ALE has a 4-pixel path for, and the colour it paints when they are clear
+    if (en == P0_BIT or en == P1_BIT or en == (P0_BIT | P1_BIT) or en == M0_BIT or en == M1_BIT
+            or en == BL_BIT or en == (M0_BIT | M1_BIT) or en == (BL_BIT | M0_BIT) or en == (BL_BIT | M1_BIT)
+            or en == (BL_BIT | P1_BIT)):
+        under = s[T_COLUBK]
+    elif (sel & SCORE_BIT) == 0 and (en == (PF_BIT | P0_BIT) or en == (PF_BIT | P1_BIT)
+                                     or en == (PF_BIT | BL_BIT)):
+        under = s[T_COLUPF] if pf_on else s[T_COLUBK]
+    else:
+        return -1
+    return under if _block_clear(s, en & ~PF_BIT, x) else -1
 
 
 @jit(inline="always")
@@ -229,15 +226,13 @@ def _render(s, buf, ob, fp, count, hpos, draw):
     those pixels go through the priority and collision logic; the rest are playfield or background."""
     if s[T_VBLANK] & 0x02:
         if draw:
-            for k in range(count):
-                buf[fp + k] = 0
+            buf[fp:fp + count] = 0
         return
     en = s[T_ENABLED]
     bk = s[T_COLUBK]
     if en == 0:
         if draw:
-            for k in range(count):
-                buf[fp + k] = bk
+            buf[fp:fp + count] = bk
         return
     if not draw:
         if (en & (en - 1)) == 0:
@@ -287,15 +282,24 @@ def _render(s, buf, ob, fp, count, hpos, draw):
             pcr = PRIORITY[1, PF_BIT | pps]
             pfl = c1 if pcl == 1 else (c2 if pcl == 2 else c3)
             pfr = c1 if pcr == 1 else (c2 if pcr == 2 else c3)
-            # playfield bits are 4 pixels wide and 4-aligned: one lookup per run
+            # playfield bits are 4 pixels wide and 4-aligned: one lookup per run, its (at most four)
+            # pixels stored one by one (a slice store here was a memset call per run)
             x = x0
+            j = fp
             while x < x1:
-                run_end = (x | 3) + 1
-                if run_end > x1:
-                    run_end = x1
+                n = (x | 3) + 1 - x
+                if x + n > x1:
+                    n = x1 - x
                 colour = (pfl if x < 80 else pfr) if pf & PF_MASK[refl, x] else bk
-                buf[fp + x - x0:fp + run_end - x0] = colour
-                x = run_end
+                buf[j] = colour
+                if n > 1:
+                    buf[j + 1] = colour
+                    if n > 2:
+                        buf[j + 2] = colour
+                        if n > 3:
+                            buf[j + 3] = colour
+                j += n
+                x += n
     coll = s[T_COLLISION]
     # Objects far apart leave most of [lo, hi) unmarked: test eight marks at a time (the scratch row is
     # 8-aligned and zero outside the marks, so a skip may safely run past ``hi``).

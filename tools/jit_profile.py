@@ -1,7 +1,7 @@
 """Where the emulator's compiled time goes, per function: ``python tools/jit_profile.py GAME [SECONDS]``.
 
-Needs ``perf`` (software clock events are enough) and ``objdump``. The frame kernel is one machine-code
-object (numba links every callee into it); its cached object file still carries the function symbols.
+Needs ``perf`` (software clock events are enough) and ``objdump``. The frame kernel and the device callback are
+machine-code objects (numba links every callee into them); their cached object files still carry the symbols.
 The child process steps the game with random actions; its kernel's load address and object file are
 saved, ``perf`` samples it, and samples are attributed to the object's functions.
 """
@@ -30,15 +30,20 @@ def child(game: str, seconds: float, out: str) -> None:
     acts = e.action_set()
     for _ in range(20):
         e.act(acts[0])
-    nbc = glob.glob(str(cache_dir() / "engine" / "machine._run_frame_c-*.1.nbc"))[0]
-    with open(nbc, "rb") as f:
-        obj = pickle.load(f)[0][2][0]  # (name, "object", (object code, bitcode))
-    with open(os.path.join(out, "kernel.o"), "wb") as f:
-        f.write(obj)
-    syms = _symbols(os.path.join(out, "kernel.o"))
-    anchor = next(a for a, _, n in syms if n.startswith("cfunc."))
-    with open(os.path.join(out, "base"), "w") as f:
-        f.write(str(machine._run_frame_c.address - anchor))
+    from engine import cpu
+
+    # the frame kernel and the device callback (bus decode + TIA) are separate machine-code objects
+    for tag, pattern, fn in (("kernel", "machine._run_frame_c-*.1.nbc", machine._run_frame_c),
+                             ("device", "cpu._device_c-*.1.nbc", cpu._device_c)):
+        nbc = glob.glob(str(cache_dir() / "engine" / pattern))[0]
+        with open(nbc, "rb") as f:
+            obj = pickle.load(f)[0][2][0]  # (name, "object", (object code, bitcode))
+        with open(os.path.join(out, f"{tag}.o"), "wb") as f:
+            f.write(obj)
+        syms = _symbols(os.path.join(out, f"{tag}.o"))
+        anchor = next(a for a, _, n in syms if n.startswith("cfunc."))
+        with open(os.path.join(out, f"{tag}.base"), "w") as f:
+            f.write(str(fn.address - anchor))
     rng = np.random.default_rng(0)
     t = time.perf_counter()
     n = 0
@@ -80,17 +85,21 @@ def main(argv: list[str]) -> int:
                     __file__, "--child", game, str(seconds), out], check=True)
     ips = [int(x, 16) for x in subprocess.run(["perf", "script", "-i", data, "-F", "ip"], capture_output=True,
                                               text=True).stdout.split()]
-    base = int(open(os.path.join(out, "base")).read())
-    syms = _symbols(os.path.join(out, "kernel.o"))
-    starts = [a for a, _, _ in syms]
+    objects = []
+    for tag in ("kernel", "device"):
+        base = int(open(os.path.join(out, f"{tag}.base")).read())
+        syms = _symbols(os.path.join(out, f"{tag}.o"))
+        objects.append((base, syms, [a for a, _, _ in syms]))
     shares = collections.Counter()
     for ip in ips:
-        o = ip - base
-        i = bisect.bisect_right(starts, o) - 1
-        if i >= 0 and o < syms[i][0] + syms[i][1]:
-            shares[_short(syms[i][2])] += 1
+        for base, syms, starts in objects:
+            o = ip - base
+            i = bisect.bisect_right(starts, o) - 1
+            if i >= 0 and o < syms[i][0] + syms[i][1]:
+                shares[_short(syms[i][2])] += 1
+                break
         else:
-            shares["(outside the frame kernel: Python, numpy, other kernels)"] += 1
+            shares["(outside the compiled kernels: Python, numpy, other kernels)"] += 1
     total = max(1, len(ips))
     for name, n in shares.most_common(15):
         print(f"{100 * n / total:5.1f}%  {name}")
