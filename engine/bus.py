@@ -11,59 +11,61 @@ from ._jit import jit
 from .cart_bus import cart_peek, cart_poke
 from .layout import C_BASE, C_FAST_HI, C_FAST_LO, C_PAGE, C_SCHEME, DBUS, RAM0
 from .riot import riot_peek, riot_poke
-from .tia import tia_peek, tia_poke
+from .tia import tia_access
 
 # A flat 64 KiB RAM bus (the ``rom`` array is the memory) for CPU test programs such as
 # Klaus Dormann's functional test; never used by a console.
 S_FLAT64K = 100
 
 
-def _read(s, rom, fb, addr, draw):
-    """A read through the full address decode (any address)."""
+def _access(s, rom, fb, addr, value, write, draw):
+    """One transfer through the full address decode (any address); returns the byte on the bus.
+    Reads and writes share one body so that the TIA path (and its drawing) is inlined once."""
     if s[C_SCHEME] == S_FLAT64K:
-        v = rom[addr & 0xFFFF]
+        if write:
+            rom[addr & 0xFFFF] = value
+        else:
+            value = rom[addr & 0xFFFF]
     else:
         a = addr & 0x1FFF
         if a & 0x1000:
             off = a & 0x0FFF
-            if s[C_FAST_LO] <= off < s[C_FAST_HI]:
-                v = rom[s[C_BASE + (off >> 10)] + (off & 0x03FF)]
+            if write:
+                cart_poke(s, addr, value)
+            elif s[C_FAST_LO] <= off < s[C_FAST_HI]:
+                value = rom[s[C_BASE + (off >> 10)] + (off & 0x03FF)]
             else:
-                v = cart_peek(s, rom, addr)
+                value = cart_peek(s, rom, addr)
         elif (a & 0x80) == 0:
-            v = tia_peek(s, fb, a, draw)
+            value = tia_access(s, fb, a, value, write, draw)
         elif (a & 0x200) == 0:
-            v = s[RAM0 + (a & 0x7F)]
-        else:
-            v = riot_peek(s, a)
-    s[DBUS] = v
-    return v
-
-
-def _write(s, rom, fb, addr, value, draw):
-    """A write through the full address decode (any address)."""
-    if s[C_SCHEME] == S_FLAT64K:
-        rom[addr & 0xFFFF] = value
-    else:
-        a = addr & 0x1FFF
-        if a & 0x1000:
-            cart_poke(s, addr, value)
-        elif (a & 0x80) == 0:
-            tia_poke(s, fb, a, value, draw)
-        elif (a & 0x200) == 0:
-            s[RAM0 + (a & 0x7F)] = value
-        else:
+            if write:
+                s[RAM0 + (a & 0x7F)] = value
+            else:
+                value = s[RAM0 + (a & 0x7F)]
+        elif write:
             riot_poke(s, a, value)
+        else:
+            value = riot_peek(s, a)
     s[DBUS] = value
+    return value
 
 
-read = jit(_read)
-write = jit(_write)
+access = jit(_access)
 # The same decode inlined into its caller: the CPU's device entry point (``cpu._device_c``) is a C
-# callback taking raw pointers, and a call from it into ``read``/``write`` would pass every array as its
+# callback taking raw pointers, and a call from it into ``access`` would pass every array as its
 # exploded struct again.
-read_inline = jit(inline="always")(_read)
-write_inline = jit(inline="always")(_write)
+access_inline = jit(inline="always")(_access)
+
+
+@jit
+def read(s, rom, fb, addr, draw):
+    return access(s, rom, fb, addr, 0, False, draw)
+
+
+@jit
+def write(s, rom, fb, addr, value, draw):
+    access(s, rom, fb, addr, value, True, draw)
 
 
 @jit(inline="always")

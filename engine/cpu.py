@@ -14,7 +14,7 @@ from numba import carray, cfunc
 
 from . import opcodes as oc
 from ._jit import DEVICE_SIG, call_device, jit, ptr_i64, ptr_u8
-from .bus import S_FLAT64K, peek as bus_peek, read_inline, write_inline
+from .bus import S_FLAT64K, access_inline, peek as bus_peek
 from .layout import (A, X, Y, SP, PC, IR, FN, FV, FB, FD, FI, FNZ, FC, EXEC, EX_FATAL, LAST_READ, CYC,
                      INSTR, JAMMED, DBUS, RAM0, C_SCHEME, C_PAGE, FN_DEVICE, N_STATE, FB_SIZE, R_TIMER, R_SHIFT,
                      R_SETCYC)
@@ -121,12 +121,8 @@ def _device_c(sp, rp, nr, fp, request):
     s = carray(sp, (N_STATE,))
     rom = carray(rp, (nr,))
     fb = carray(fp, (3, FB_SIZE))
-    addr = request & 0xFFFF
-    draw = (request & _REQ_DRAW) != 0
-    if request & _REQ_WRITE:
-        write_inline(s, rom, fb, addr, (request >> 24) & 0xFF, draw)
-        return 0
-    return read_inline(s, rom, fb, addr, draw)
+    return access_inline(s, rom, fb, request & 0xFFFF, (request >> 24) & 0xFF, (request & _REQ_WRITE) != 0,
+                         (request & _REQ_DRAW) != 0)
 
 
 @jit(inline="always")

@@ -12,7 +12,7 @@ from ._jit import jit
 from .layout import (
     CYC, DBUS, EXEC, EX_STOP, LAST_READ,
     T_FRAMESTART, T_STARTDISP, T_STOPDISP, T_LASTUPD, T_TOEOL, T_VSYNCFIN, T_LINESLAST, T_CURLINE,
-    T_FP, T_FBCUR, T_PARTIAL, T_GREYED, T_YSTART, T_HEIGHT, T_MAXLINES, T_COLORLOSS, T_HMBLANKS,
+    T_FP, T_FBCUR, T_PARTIAL, T_YSTART, T_HEIGHT, T_MAXLINES, T_COLORLOSS, T_HMBLANKS,
     T_ENABLED, T_VSYNC, T_VBLANK, T_NUSIZ0, T_NUSIZ1, T_COLUBK, T_COLUPF, T_COLUP0, T_COLUP1, T_CTRLPF,
     T_PPS, T_REFP0, T_REFP1, T_PF, T_GRP0, T_GRP1, T_DGRP0, T_DGRP1, T_ENAM0, T_ENAM1, T_ENABL, T_DENABL,
     T_HMP0, T_HMP1, T_HMM0, T_HMM1, T_HMBL, T_VDELP0, T_VDELP1, T_VDELBL, T_RESMP0, T_RESMP1, T_COLLISION,
@@ -218,6 +218,28 @@ def _mark_bar(ob, x0, x1, pos, number, width, bit, lo, hi):
     return lo, hi
 
 
+@jit
+def _draw_playfield(buf, fp, x0, x1, pf, refl, pfl, pfr, bk):
+    """Pixels [x0, x1) of a line from ``buf[fp]`` on, playfield or background. Playfield bits are four
+    pixels wide and 4-aligned, as are line starts in the buffer: whole runs are one 32-bit store."""
+    x = x0
+    j = np.uint64(fp)
+    while x < x1 and (x & 3):
+        buf[j] = (pfl if x < 80 else pfr) if pf & PF_MASK[refl, x] else bk
+        x += 1
+        j += np.uint64(1)
+    buf32 = buf.view(np.uint32)
+    while x + 4 <= x1:
+        colour = (pfl if x < 80 else pfr) if pf & PF_MASK[refl, x] else bk
+        buf32[j >> np.uint64(2)] = np.uint32(colour * 0x01010101)
+        x += 4
+        j += np.uint64(4)
+    while x < x1:
+        buf[j] = (pfl if x < 80 else pfr) if pf & PF_MASK[refl, x] else bk
+        x += 1
+        j += np.uint64(1)
+
+
 @jit(inline="always")
 def _render(s, buf, ob, fp, count, hpos, draw):
     """Draw ``count`` visible pixels from pixel ``hpos`` of the current line at buffer offset ``fp``,
@@ -282,24 +304,7 @@ def _render(s, buf, ob, fp, count, hpos, draw):
             pcr = PRIORITY[1, PF_BIT | pps]
             pfl = c1 if pcl == 1 else (c2 if pcl == 2 else c3)
             pfr = c1 if pcr == 1 else (c2 if pcr == 2 else c3)
-            # playfield bits are 4 pixels wide and 4-aligned: one lookup per run, its (at most four)
-            # pixels stored one by one (a slice store here was a memset call per run)
-            x = x0
-            j = fp
-            while x < x1:
-                n = (x | 3) + 1 - x
-                if x + n > x1:
-                    n = x1 - x
-                colour = (pfl if x < 80 else pfr) if pf & PF_MASK[refl, x] else bk
-                buf[j] = colour
-                if n > 1:
-                    buf[j + 1] = colour
-                    if n > 2:
-                        buf[j + 2] = colour
-                        if n > 3:
-                            buf[j + 3] = colour
-                j += n
-                x += n
+            _draw_playfield(buf, fp, x0, x1, pf, refl, pfl, pfr, bk)
     coll = s[T_COLLISION]
     # Objects far apart leave most of [lo, hi) unmarked: test eight marks at a time (the scratch row is
     # 8-aligned and zero outside the marks, so a skip may safely run past ``hi``).
@@ -352,6 +357,15 @@ def _end_of_line(s):
 
 
 @jit(inline="always")
+def _blank(buf, j, n):
+    """Black ``n`` <= 8 pixels from ``buf[j]`` (the HMOVE blank); a loop here became a memset call."""
+    u = np.uint64(j)
+    for k in range(8):
+        if k < n:
+            buf[u + np.uint64(k)] = 0
+
+
+@jit(inline="always")
 def update_frame(s, fb, clock, draw):
     """Draw from the last update point up to colour clock ``clock`` (ALE ``TIA::updateFrame``)."""
     if clock < s[T_STARTDISP] or s[T_LASTUPD] >= s[T_STOPDISP] or s[T_LASTUPD] >= clock:
@@ -383,8 +397,7 @@ def update_frame(s, fb, clock, draw):
             s[T_FP] = old_fp + n
         if s[T_HMBLANK_ON] and cfs < HBLANK + 8:
             if draw:
-                for j in range(old_fp, old_fp + (HBLANK + 8) - cfs):
-                    buf[j] = 0
+                _blank(buf, old_fp, (HBLANK + 8) - cfs)
             if n + cfs >= HBLANK + 8:
                 s[T_HMBLANK_ON] = 0
         if s[T_TOEOL] == 228:
@@ -424,8 +437,26 @@ def _paddle_bit(s, pin):
 
 
 @jit(inline="always")
-def tia_peek(s, fb, addr, draw):
-    update_frame(s, fb, s[CYC] * 3, draw)
+def tia_access(s, fb, addr, value, write, draw):
+    """A TIA read or write: draw up to the moment it takes effect (ALE ``updateFrame``), then access the
+    register. One ``update_frame`` serves both directions: each inlined copy of it costs every device
+    call a dozen zeroed stack slots."""
+    clock = s[CYC] * 3
+    if write:
+        delay = POKE_DELAY[addr & 0x3F]
+        if delay == -1:
+            x = (clock - s[T_FRAMESTART]) % 228
+            delay = PF_DELAY[(x // 3) & 3]
+        clock += delay
+    update_frame(s, fb, clock, draw)
+    if write:
+        _tia_store(s, fb, addr, value, draw)
+        return value
+    return _tia_load(s, addr)
+
+
+@jit(inline="always")
+def _tia_load(s, addr):
     noise = s[DBUS] & 0x3F
     a = addr & 0x0F
     c = s[T_COLLISION]
@@ -548,14 +579,10 @@ def _hmove_one(s, x, pos_reg, hm_reg):
 
 
 @jit(inline="always")
-def tia_poke(s, fb, addr, value, draw):
+def _tia_store(s, fb, addr, value, draw):
     addr &= 0x3F
     clock = s[CYC] * 3
-    delay = POKE_DELAY[addr]
-    if delay == -1:
-        x = (clock - s[T_FRAMESTART]) % 228
-        delay = PF_DELAY[(x // 3) & 3]
-    update_frame(s, fb, clock + delay, draw)
+    grp = False  # the players' graphics need recomputing (one call site for four registers)
 
     # A frame that runs past the line limit without VSYNC ends at the first TIA write.
     if (clock - s[T_FRAMESTART]) // 228 > s[T_MAXLINES]:
@@ -631,10 +658,9 @@ def tia_poke(s, fb, addr, value, draw):
             s[T_ENABLED] &= ~PF_BIT
         else:
             s[T_ENABLED] |= PF_BIT
-    elif addr == 0x10:
-        _reset_player(s, clock, T_POSP0, T_NUSIZ0, 0, fb, draw)
-    elif addr == 0x11:
-        _reset_player(s, clock, T_POSP1, T_NUSIZ1, 1, fb, draw)
+    elif addr == 0x10 or addr == 0x11:  # RESP0/1 (one call site: each costs a zeroed slot per device call)
+        w = addr - 0x10
+        _reset_player(s, clock, T_POSP0 if w == 0 else T_POSP1, T_NUSIZ0 if w == 0 else T_NUSIZ1, w, fb, draw)
     elif addr == 0x12:  # RESM0
         hpos = (clock - s[T_FRAMESTART]) % 228
         s[T_POSM0] = 2 if hpos < HBLANK else ((hpos - HBLANK) + 4) % 160
@@ -677,12 +703,12 @@ def tia_poke(s, fb, addr, value, draw):
     elif addr == 0x1B:  # GRP0 (also latches GRP1's delayed copy)
         s[T_GRP0] = value
         s[T_DGRP1] = s[T_GRP1]
-        _update_grp(s)
+        grp = True
     elif addr == 0x1C:  # GRP1 (also latches GRP0's and ENABL's delayed copies)
         s[T_GRP1] = value
         s[T_DGRP0] = s[T_GRP0]
         s[T_DENABL] = s[T_ENABL]
-        _update_grp(s)
+        grp = True
         _update_ball_enable(s)
     elif addr == 0x1D:
         s[T_ENAM0] = value & 0x02
@@ -716,10 +742,10 @@ def tia_poke(s, fb, addr, value, draw):
         s[T_HMBL] = value >> 4
     elif addr == 0x25:
         s[T_VDELP0] = value & 0x01
-        _update_grp(s)
+        grp = True
     elif addr == 0x26:
         s[T_VDELP1] = value & 0x01
-        _update_grp(s)
+        grp = True
     elif addr == 0x27:
         s[T_VDELBL] = value & 0x01
         _update_ball_enable(s)
@@ -766,6 +792,8 @@ def tia_poke(s, fb, addr, value, draw):
         s[T_HMBL] = 0
     elif addr == 0x2C:  # CXCLR
         s[T_COLLISION] = 0
+    if grp:
+        _update_grp(s)
 
 
 # ---------------------------------------------------------------------------------------------------
