@@ -17,6 +17,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", type=int, default=None,
                    help="UCT simulations per decision (paper 500) / BFS frames per decision (paper 133 000)")
     p.add_argument("--depth", type=int, default=None, help="UCT horizon in frames (paper 300)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="UCT: search this many trees at once on their own threads (root-parallel; default 1, "
+                        "the sequential algorithm)")
     p.add_argument("--frames-cap", type=int, default=18_000, help="frames per episode (0 = none)")
     p.add_argument("--frameskip", type=int, default=5)
     p.add_argument("--minimal-actions", action="store_true", help="the game's minimal action set")
@@ -46,6 +49,11 @@ def run_main(argv) -> int:
         return 2
     params = {}
     kind = args.agent.split(":")[0].lower()
+    if args.workers is not None:
+        if kind != "uct" or args.workers < 1:
+            print("arcade-lab run: --workers takes a count of 1 or more and applies to uct only", file=sys.stderr)
+            return 2
+        params["workers"] = args.workers
     if kind in ("uct", "bfs"):
         if args.budget is not None:
             params["budget"] = args.budget

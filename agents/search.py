@@ -306,6 +306,16 @@ class _Planner(BaseAgent):
     def _child_value(self, c) -> float:
         raise NotImplementedError
 
+    def _trees(self):
+        return [(self.nodes, self.ctr)]
+
+    def abort(self) -> None:
+        """End a running search at its next simulation (from another thread): the compiled loops re-read
+        the root's visit count (UCT) and the frame counter (BFS) every simulation."""
+        for nodes, ctr in self._trees():
+            nodes[0, N_VISITS] = 1 << 60
+            ctr[C_FRAMES] = 1 << 60
+
     def begin_episode(self, obs: Observation) -> int:
         self._drop_tree()
         return self.decide()
@@ -314,28 +324,89 @@ class _Planner(BaseAgent):
         return self.decide()
 
 
+class _Tree:
+    """One search tree and the scratch it runs on (a worker's own: trees never share writable arrays)."""
+
+    def __init__(self, cap: int, seed_words, fb: np.ndarray, n_actions: int):
+        self.nodes = np.zeros((cap, N_COLS), np.int64)
+        self.vals = np.zeros((cap, V_COLS), np.float64)
+        self.states = np.zeros((cap, N_STATE), np.int64)
+        self.ctr = np.zeros(N_CTR, np.int64)
+        self.ctr[C_RNG] = np.int64(np.random.default_rng(seed_words).integers(1, 2 ** 62))
+        self.fb = fb.copy()
+        self.work = np.zeros(N_STATE, np.int64)
+        self.rams = np.zeros((max(1, n_actions), 128), np.int64)
+
+    def child_for(self, action_index: int) -> int:
+        """The root child that action ``action_index`` leads to (duplicates share one), or -1."""
+        first, count = self.nodes[0, N_FIRST], self.nodes[0, N_COUNT]
+        for c in range(first, first + max(0, count)):
+            if self.nodes[c, N_MASK] >> action_index & 1:
+                return int(c)
+        return -1
+
+
 class UCTAgent(_Planner):
     """UCT (Kocsis & Szepesvári 2006) as in ALE 2013: k simulations, m-frame horizon, UCB1 with c = 0.1,
-    random rollouts, RAM-duplicate pruning, subtree reuse, most-visited root action."""
+    random rollouts, RAM-duplicate pruning, subtree reuse, most-visited root action.
+
+    ``workers`` > 1 runs root-parallel UCT (Chaslot et al. 2008): that many independent trees, each
+    seeded from (seed, worker) and given an equal share of the k simulations, are searched at once on
+    their own threads (the compiled search releases the GIL); root visits and returns are summed over the
+    trees. One worker is the sequential algorithm; a given (seed, workers) is reproducible."""
 
     name = "uct"
 
     def __init__(self, env, seed: int = 0, simulations: int = 500, depth_frames: int = 300,
                  exploration: float = 0.1, gamma: float = 0.999, reuse: bool = True, max_nodes: int = 16384,
-                 budget: int | None = None, depth: int | None = None):
+                 budget: int | None = None, depth: int | None = None, workers: int = 1):
         super().__init__(env, seed, gamma)
         self.simulations = int(budget if budget is not None else simulations)
         self.depth_frames = int(depth if depth is not None else depth_frames)
         self.exploration = float(exploration)
         self.reuse = bool(reuse)
-        cap = min(int(max_nodes), self.simulations * max(1, len(self.actions)) + 1)
-        self.nodes = np.zeros((cap, N_COLS), np.int64)
-        self.vals = np.zeros((cap, V_COLS), np.float64)
-        self.states = np.zeros((cap, N_STATE), np.int64)
+        self.workers = max(1, min(int(workers), max(1, self.simulations)))
+        self._shares = [self.simulations // self.workers + (1 if w < self.simulations % self.workers else 0)
+                        for w in range(self.workers)]
+        na = max(1, len(self.actions))
+        self.trees = []
+        for w in range(self.workers):
+            cap = min(int(max_nodes), self._shares[w] * na + 1)
+            tree = _Tree(cap, seed if w == 0 else [seed, w], self.fb, na)
+            self.trees.append(tree)
+        # worker 0's tree is the agent's own (the same arrays and seed as a sequential UCT)
+        t0 = self.trees[0]
+        self.nodes, self.vals, self.states, self.ctr = t0.nodes, t0.vals, t0.states, t0.ctr
+        self.fb, self.work, self.rams = t0.fb, t0.work, t0.rams
         self._has_tree = False
-        self._chosen = -1
+        self._chosen = -1  # index into self.actions of the last decision's root child
+        self._stop = False
         self.last_sims = 0
         self.reused = 0
+
+    def attach(self, env) -> None:
+        if env is not self.env:
+            self.env = env
+            for tree in self.trees:
+                tree.fb = env.console.fb.copy()
+            self.fb = self.trees[0].fb
+            self._drop_tree()
+
+    def _trees(self):
+        return [(tree.nodes, tree.ctr) for tree in self.trees]
+
+    def abort(self) -> None:
+        self._stop = True
+        super().abort()
+
+    def _acts(self) -> np.ndarray:
+        for tree in self.trees:  # the Runner may hand over a larger action set
+            if tree.rams.shape[0] < len(self.actions):
+                tree.rams = np.zeros((len(self.actions), 128), np.int64)
+            if tree.nodes.shape[0] < len(self.actions) + 1:
+                raise ValueError(f"node table ({tree.nodes.shape[0]}) too small for {len(self.actions)} actions")
+        self.rams = self.trees[0].rams
+        return np.asarray(self.actions, np.int64)
 
     def _drop_tree(self) -> None:
         self._has_tree = False
@@ -345,36 +416,88 @@ class UCTAgent(_Planner):
         v = self.nodes[c, N_VISITS]
         return float(self.vals[c, V_SUM] / v) if v else float("nan")
 
+    def _root_totals(self) -> dict:
+        """Root children summed over the trees, keyed by the index of the first action reaching them:
+        [visits, return sum, action mask]."""
+        out = {}
+        for tree in self.trees:
+            first, count = tree.nodes[0, N_FIRST], tree.nodes[0, N_COUNT]
+            for c in range(first, first + max(0, count)):
+                i = int(tree.nodes[c, N_ACTION])
+                row = out.setdefault(i, [0, 0.0, 0])
+                row[0] += int(tree.nodes[c, N_VISITS])
+                row[1] += float(tree.vals[c, V_SUM])
+                row[2] |= int(tree.nodes[c, N_MASK])
+        return out
+
+    def root_stats(self) -> dict:
+        na = len(self.actions)
+        visits = np.zeros(na, np.int64)
+        value = np.full(na, np.nan)
+        same = np.arange(na)
+        for i, (v, total, mask) in self._root_totals().items():
+            for j in range(na):
+                if mask >> j & 1:
+                    visits[j], value[j], same[j] = v, (total / v if v else np.nan), i
+        return {"actions": list(self.actions), "visits": visits, "value": value, "same_as": same}
+
+    def _search(self, w: int, s, rom, acts, steps, erng) -> None:
+        tree = self.trees[w]
+        tree.ctr[C_FRAMES] = 0
+        tree.fb[:] = self.env.console.fb  # the search runs on a copy of everything the machine may read
+        c = tree.child_for(self._chosen) if (self.reuse and self._has_tree and self._chosen >= 0) else -1
+        if c > 0 and np.array_equal(tree.states[c], s):
+            reroot(tree.nodes, tree.vals, tree.states, tree.ctr, c)
+            if w == 0:
+                self.reused += 1
+        else:
+            init_root(tree.nodes, tree.vals, tree.states, tree.ctr, s)
+        if self._stop:  # abort() arrived before this tree was set up
+            tree.nodes[0, N_VISITS] = 1 << 60
+        self._sims[w] = int(uct_search(tree.nodes, tree.vals, tree.states, tree.ctr, rom, tree.fb, erng.copy(),
+                                       acts, self._shares[w], steps, self.exploration, self.gamma, tree.work,
+                                       tree.rams))
+
     def decide(self) -> int:
+        import threading
         import time
 
         env = self.env
         s = env.console.s
         t0 = time.perf_counter()
-        self.ctr[C_FRAMES] = 0
-        self.fb[:] = env.console.fb  # the search runs on a copy of everything the machine may read
-        if (self.reuse and self._has_tree and self._chosen > 0
-                and np.array_equal(self.states[self._chosen], s)):
-            reroot(self.nodes, self.vals, self.states, self.ctr, self._chosen)
-            self.reused += 1
-        else:
-            init_root(self.nodes, self.vals, self.states, self.ctr, s)
-        self._has_tree = True
         steps = max(1, self.depth_frames // max(1, int(s[E_FRAMESKIP])))
+        acts = self._acts()
         erng = env.rng.copy()
-        self.last_sims = int(uct_search(self.nodes, self.vals, self.states, self.ctr, env.console.rom, self.fb, erng,
-                                        self._acts(), self.simulations, steps, self.exploration, self.gamma,
-                                        self.work, self.rams))
-        kids = self._root_children()
-        if not kids:
+        self._sims = [0] * self.workers
+        self._stop = False
+        errors = []
+
+        def run(w):
+            try:
+                self._search(w, s, env.console.rom, acts, steps, erng)
+            except BaseException as e:  # noqa: BLE001 -- re-raised on the calling thread
+                errors.append(e)
+
+        threads = [threading.Thread(target=run, args=(w,), daemon=True) for w in range(1, self.workers)]
+        for th in threads:
+            th.start()
+        run(0)
+        for th in threads:
+            th.join()
+        if errors:
+            raise errors[0]
+        self._has_tree = True
+        self.last_sims = sum(self._sims)
+        totals = self._root_totals()
+        if not totals:
             self._chosen = -1
             a = int(self.rng.integers(len(self.actions)))
         else:
             # most visits; ties to the better mean, then the earlier action
-            best = max(kids, key=lambda c: (self.nodes[c, N_VISITS], self._child_value(c), -c))
-            self._chosen = best
-            a = int(self.nodes[best, N_ACTION])
-        self.last_frames = int(self.ctr[C_FRAMES])
+            a = max(totals, key=lambda i: (totals[i][0], totals[i][1] / totals[i][0] if totals[i][0] else
+                                           float("nan"), -i))
+            self._chosen = a
+        self.last_frames = int(sum(int(tree.ctr[C_FRAMES]) for tree in self.trees))
         self.last_time = time.perf_counter() - t0
         return int(self.actions[a])
 

@@ -147,13 +147,9 @@ class AgentDriver:
         (UCT) and the frame counter (BFS) every simulation, so raising them ends the loop there."""
         if not self._deciding:
             return
-        nodes, ctr = getattr(self.agent, "nodes", None), getattr(self.agent, "ctr", None)
-        if nodes is None or ctr is None:
-            return
-        from agents.search import C_FRAMES, N_VISITS
-
-        nodes[0, N_VISITS] = 1 << 60
-        ctr[C_FRAMES] = 1 << 60
+        abort = getattr(self.agent, "abort", None)
+        if abort is not None:
+            abort()
 
     @property
     def attached(self) -> bool:

@@ -33,6 +33,11 @@ def test_uct_and_bfs_run(capsys, ale_roms):
     assert run_main(["bfs", "boxing", "--budget", "200", "--frames-cap", "50"]) == 0
     out = capsys.readouterr().out
     assert "uct on boxing" in out and "bfs on boxing" in out
+    assert run_main(["uct", "boxing", "--budget", "4", "--depth", "20", "--frames-cap", "30", "--workers", "2"]) == 0
+    assert "uct on boxing" in capsys.readouterr().out
+    assert run_main(["bfs", "boxing", "--workers", "2"]) == 2
+    assert run_main(["uct", "boxing", "--workers", "0"]) == 2
+    assert "--workers" in capsys.readouterr().err
 
 
 def test_run_writes_episodes_to_the_store(tmp_path, capsys, ale_roms):

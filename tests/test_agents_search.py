@@ -119,3 +119,49 @@ def test_uct_beats_random_and_is_deterministic():
     assert np.array_equal(uct.actions, uct2.actions) and uct.score == uct2.score
     assert uct.score > max(rnd), (uct.score, rnd)
     assert uct.frames == 600 and uct.steps == 120
+
+
+def test_root_parallel_uct_is_independent_trees_summed(boxing):
+    """With two workers each tree is exactly the sequential search of its share (threads never perturb a
+    tree: worker 0 reproduces a one-worker agent given that share), root statistics are the trees' sums,
+    and the whole decision is reproducible for a seed."""
+    from agents.search import C_NODES, N_ACTION, N_COUNT, N_FIRST, N_VISITS, UCTAgent
+
+    par = UCTAgent(boxing, seed=3, simulations=41, depth_frames=40, workers=2)
+    a = par.decide()
+    assert par._shares == [21, 20] and par.last_sims == 41
+    seq = UCTAgent(boxing, seed=3, simulations=21, depth_frames=40)
+    seq.decide()
+    n = int(seq.ctr[C_NODES])
+    assert np.array_equal(par.trees[0].nodes[:n], seq.nodes[:n])
+    assert np.array_equal(par.trees[0].vals[:n], seq.vals[:n])
+    # the second tree is seeded differently: a different tree over the same root children
+    t1 = par.trees[1]
+    assert not np.array_equal(t1.nodes[:n], seq.nodes[:n])
+    stats = par.root_stats()
+    for c in range(int(seq.nodes[0, N_FIRST]), int(seq.nodes[0, N_FIRST] + seq.nodes[0, N_COUNT])):
+        i = int(seq.nodes[c, N_ACTION])
+        assert stats["visits"][i] == seq.nodes[c, N_VISITS] + t1.nodes[t1.child_for(i), N_VISITS]
+    assert stats["visits"][stats["same_as"] == np.arange(len(stats["visits"]))].sum() == 41
+    assert stats["visits"][boxing.action_set().index(a)] == stats["visits"].max()
+    again = UCTAgent(boxing, seed=3, simulations=41, depth_frames=40, workers=2)
+    assert again.decide() == a and np.array_equal(again.root_stats()["visits"], stats["visits"])
+
+
+def test_root_parallel_uct_reuses_subtrees_and_aborts(boxing):
+    import threading
+
+    import engine
+    from agents.search import UCTAgent
+
+    env = engine.Env("boxing", frameskip=5, repeat_action_probability=0.0, seed=0)
+    agent = UCTAgent(env, seed=0, simulations=40, depth_frames=30, workers=2)
+    env.act(agent.decide())
+    agent.decide()
+    assert agent.reused == 1 and agent.last_sims < 40  # both trees kept the chosen child's visits
+    big = UCTAgent(env, seed=0, simulations=100_000, depth_frames=300, workers=2, max_nodes=4096)
+    timer = threading.Timer(0.5, big.abort)
+    timer.start()
+    big.decide()  # returns soon after the abort instead of running 100 000 simulations
+    timer.join()
+    assert 0 < big.last_sims < 100_000

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing as mp
+import os
 import threading
 import time
 
@@ -37,7 +38,7 @@ def _attach(win, qtbot, kind, **values):
 
 
 CASES = [
-    ("UCT", {"sims": 4, "depth": 20}, "plan"),
+    ("UCT", {"sims": 4, "depth": 20, "threads": 2}, "plan"),
     ("BFS", {"frames": 200}, "plan"),
     ("SARSA(λ)", {"features": "basic", "samples": 200}, "q"),
     ("Random", {}, "none"),
@@ -58,6 +59,7 @@ def test_attach_each_agent_type(window, qtbot, kind, values, thought):
     assert t["chosen"] in t["actions"]
     if kind == "UCT":
         assert np.nansum(t["visits"]) > 0
+        assert d.agent.workers == min(2, os.cpu_count() or 1)  # the panel's "Search threads"
     if kind == "BFS":
         assert np.isfinite(t["value"]).any()
     if kind == "Const":

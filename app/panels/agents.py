@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import math
+import os
 from pathlib import Path
 
 import numpy as np
@@ -198,6 +199,11 @@ class AgentsPanel(QDockWidget):
         self.params = QStackedWidget()
         self.uct_sims, self.uct_depth, self.uct_c = _spin(1, 100000, 500), _spin(5, 100000, 300, 5), \
             _dspin(0, 100, 0.1)
+        # root-parallel UCT: a decision at the paper's budget takes seconds, and each core cuts it down
+        cores = os.cpu_count() or 1
+        self.uct_threads = _spin(1, max(1, cores), cores)
+        self.uct_threads.setToolTip("Trees searched at once, each with an equal share of the simulations "
+                                    "(root-parallel UCT). 1 is the paper's sequential search.")
         self.bfs_frames = _spin(10, 10_000_000, 133_000, 1000)
         self.sarsa_features = QComboBox()
         self.sarsa_features.addItems(["bass", "basic", "disco", "lsh", "ram"])
@@ -210,7 +216,7 @@ class AgentsPanel(QDockWidget):
         self.const_action = _spin(0, 17, 0)
         self.perturb_action, self.perturb_keep = _spin(0, 17, 0), _dspin(0, 1, 0.95, 0.01)
         self.params.addWidget(self._form(("Simulations", self.uct_sims), ("Depth (frames)", self.uct_depth),
-                                         ("Exploration c", self.uct_c)))
+                                         ("Exploration c", self.uct_c), ("Search threads", self.uct_threads)))
         self.params.addWidget(self._form(("Budget (frames)", self.bfs_frames)))
         browse = QPushButton("…")
         browse.clicked.connect(self._browse_weights)
@@ -328,7 +334,8 @@ class AgentsPanel(QDockWidget):
     def configure(self, kind: str, **values) -> None:
         """Set the panel as a person would (used by tests and the training panel's "attach")."""
         self.kind.setCurrentIndex(KINDS.index(kind))
-        widgets = {"sims": self.uct_sims, "depth": self.uct_depth, "c": self.uct_c, "frames": self.bfs_frames,
+        widgets = {"sims": self.uct_sims, "depth": self.uct_depth, "c": self.uct_c, "threads": self.uct_threads,
+                   "frames": self.bfs_frames,
                    "alpha": self.sarsa_alpha, "lam": self.sarsa_lam, "epsilon": self.sarsa_eps,
                    "samples": self.sarsa_samples, "action": self.const_action if kind == "Const"
                    else self.perturb_action, "keep": self.perturb_keep, "fpa": self.fpa, "seed": self.seed,
@@ -352,7 +359,7 @@ class AgentsPanel(QDockWidget):
         k = self.kind.currentText()
         if k == "UCT":
             return "uct", {"simulations": self.uct_sims.value(), "depth_frames": self.uct_depth.value(),
-                           "exploration": self.uct_c.value()}
+                           "exploration": self.uct_c.value(), "workers": self.uct_threads.value()}
         if k == "BFS":
             return "bfs", {"frames": self.bfs_frames.value()}
         if k == "SARSA(λ)":
