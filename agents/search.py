@@ -412,10 +412,6 @@ class UCTAgent(_Planner):
         self._has_tree = False
         self._chosen = -1
 
-    def _child_value(self, c) -> float:
-        v = self.nodes[c, N_VISITS]
-        return float(self.vals[c, V_SUM] / v) if v else float("nan")
-
     def _root_totals(self) -> dict:
         """Root children summed over the trees, keyed by the index of the first action reaching them:
         [visits, return sum, action mask]."""
