@@ -264,6 +264,7 @@ class _Planner(BaseAgent):
         self.rams = np.zeros((max(1, len(self.actions)), 128), np.int64)
         self.last_frames = 0
         self.last_time = 0.0
+        self._stop = False
 
     def attach(self, env) -> None:
         if env is not self.env:
@@ -310,8 +311,11 @@ class _Planner(BaseAgent):
         return [(self.nodes, self.ctr)]
 
     def abort(self) -> None:
-        """End a running search at its next simulation (from another thread): the compiled loops re-read
-        the root's visit count (UCT) and the frame counter (BFS) every simulation."""
+        """End the running search at its next simulation, or the next one at its start when none is
+        running yet (from another thread: the app calls this when it detaches the agent, possibly just as
+        a decision begins). The compiled loops re-read the root's visit count (UCT) and the frame counter
+        (BFS) every simulation; the flag covers a search whose tables are not set up yet."""
+        self._stop = True
         for nodes, ctr in self._trees():
             nodes[0, N_VISITS] = 1 << 60
             ctr[C_FRAMES] = 1 << 60
@@ -380,7 +384,6 @@ class UCTAgent(_Planner):
         self.fb, self.work, self.rams = t0.fb, t0.work, t0.rams
         self._has_tree = False
         self._chosen = -1  # index into self.actions of the last decision's root child
-        self._stop = False
         self.last_sims = 0
         self.reused = 0
 
@@ -394,10 +397,6 @@ class UCTAgent(_Planner):
 
     def _trees(self):
         return [(tree.nodes, tree.ctr) for tree in self.trees]
-
-    def abort(self) -> None:
-        self._stop = True
-        super().abort()
 
     def _acts(self) -> np.ndarray:
         for tree in self.trees:  # the Runner may hand over a larger action set
@@ -465,7 +464,6 @@ class UCTAgent(_Planner):
         acts = self._acts()
         erng = env.rng.copy()
         self._sims = [0] * self.workers
-        self._stop = False
         errors = []
 
         def run(w):
@@ -480,6 +478,7 @@ class UCTAgent(_Planner):
         run(0)
         for th in threads:
             th.join()
+        self._stop = False  # an abort ends one decision
         if errors:
             raise errors[0]
         self._has_tree = True
@@ -526,8 +525,11 @@ class BFSAgent(_Planner):
         self.ctr[C_FRAMES] = 0
         self.fb[:] = env.console.fb
         init_root(self.nodes, self.vals, self.states, self.ctr, env.console.s)
+        if self._stop:  # abort() arrived before the search began
+            self.ctr[C_FRAMES] = 1 << 60
         bfs_search(self.nodes, self.vals, self.states, self.ctr, env.console.rom, self.fb, env.rng.copy(),
                    self._acts(), self.frames, self.gamma, self.work, self.tmp, self.path, self.rams)
+        self._stop = False  # an abort ends one decision
         kids = self._root_children()
         if not kids:
             a = int(self.rng.integers(len(self.actions)))

@@ -143,10 +143,8 @@ class AgentDriver:
 
     def abort_decision(self) -> None:
         """Cut a planner's search short. At the paper's budget a UCT decision takes seconds; closing the
-        window or detaching must not wait for it. The compiled search loops re-read the root's visit count
-        (UCT) and the frame counter (BFS) every simulation, so raising them ends the loop there."""
-        if not self._deciding:
-            return
+        window or detaching must not wait for it. Called whether or not a decision is under way: one may
+        be just starting on the worker thread, and the planner's abort also ends a search not yet begun."""
         abort = getattr(self.agent, "abort", None)
         if abort is not None:
             abort()

@@ -165,3 +165,22 @@ def test_root_parallel_uct_reuses_subtrees_and_aborts(boxing):
     big.decide()  # returns soon after the abort instead of running 100 000 simulations
     timer.join()
     assert 0 < big.last_sims < 100_000
+
+
+def test_abort_before_a_decision_ends_that_one_only(boxing):
+    """The app detaches an agent possibly just as a decision starts: an abort that comes first ends the
+    next decision at once, and only that one."""
+    from agents.search import C_NODES, BFSAgent, UCTAgent
+
+    uct = UCTAgent(boxing, seed=0, simulations=8, depth_frames=10, workers=2)
+    uct.abort()
+    uct.decide()
+    assert uct.last_sims == 0
+    uct.decide()
+    assert uct.last_sims == 8
+    bfs = BFSAgent(boxing, seed=0, frames=500)
+    bfs.abort()
+    bfs.decide()
+    assert bfs.ctr[C_NODES] == 1  # nothing expanded
+    bfs.decide()
+    assert bfs.ctr[C_NODES] > 1
