@@ -248,6 +248,13 @@ def bfs_search(nodes, vals, states, ctr, rom, fb, erng, acts, budget_frames, gam
     return ctr[C_NODES]
 
 
+def _counters(seed_words) -> np.ndarray:
+    """A search's counter row, its rollout RNG seeded from ``seed_words``."""
+    ctr = np.zeros(N_CTR, np.int64)
+    ctr[C_RNG] = np.int64(np.random.default_rng(seed_words).integers(1, 2 ** 62))
+    return ctr
+
+
 class _Planner(BaseAgent):
     """Shared plumbing: scratch buffers, the env handle, per-action root statistics."""
 
@@ -256,8 +263,7 @@ class _Planner(BaseAgent):
         self.env = env
         self.gamma = float(gamma)
         self.actions = env.action_set()
-        self.ctr = np.zeros(N_CTR, np.int64)
-        self.ctr[C_RNG] = np.int64(np.random.default_rng(seed).integers(1, 2 ** 62))
+        self.ctr = _counters(seed)
         self.fb = env.console.fb.copy()
         self.work = np.zeros(N_STATE, np.int64)
         self.tmp = np.zeros(N_STATE, np.int64)
@@ -331,15 +337,11 @@ class _Planner(BaseAgent):
 class _Tree:
     """One search tree and the scratch it runs on (a worker's own: trees never share writable arrays)."""
 
-    def __init__(self, cap: int, seed_words, fb: np.ndarray, n_actions: int):
+    def __init__(self, cap: int, ctr: np.ndarray, fb: np.ndarray, work: np.ndarray, rams: np.ndarray):
         self.nodes = np.zeros((cap, N_COLS), np.int64)
         self.vals = np.zeros((cap, V_COLS), np.float64)
         self.states = np.zeros((cap, N_STATE), np.int64)
-        self.ctr = np.zeros(N_CTR, np.int64)
-        self.ctr[C_RNG] = np.int64(np.random.default_rng(seed_words).integers(1, 2 ** 62))
-        self.fb = fb.copy()
-        self.work = np.zeros(N_STATE, np.int64)
-        self.rams = np.zeros((max(1, n_actions), 128), np.int64)
+        self.ctr, self.fb, self.work, self.rams = ctr, fb, work, rams
 
     def child_for(self, action_index: int) -> int:
         """The root child that action ``action_index`` leads to (duplicates share one), or -1."""
@@ -373,15 +375,12 @@ class UCTAgent(_Planner):
         self._shares = [self.simulations // self.workers + (1 if w < self.simulations % self.workers else 0)
                         for w in range(self.workers)]
         na = max(1, len(self.actions))
-        self.trees = []
-        for w in range(self.workers):
-            cap = min(int(max_nodes), self._shares[w] * na + 1)
-            tree = _Tree(cap, seed if w == 0 else [seed, w], self.fb, na)
-            self.trees.append(tree)
-        # worker 0's tree is the agent's own (the same arrays and seed as a sequential UCT)
-        t0 = self.trees[0]
-        self.nodes, self.vals, self.states, self.ctr = t0.nodes, t0.vals, t0.states, t0.ctr
-        self.fb, self.work, self.rams = t0.fb, t0.work, t0.rams
+        caps = [min(int(max_nodes), share * na + 1) for share in self._shares]
+        # worker 0's tree runs on the agent's own scratch and seed (exactly a sequential UCT's)
+        self.trees = [_Tree(caps[0], self.ctr, self.fb, self.work, self.rams)]
+        self.trees += [_Tree(caps[w], _counters([seed, w]), self.fb.copy(), np.zeros(N_STATE, np.int64),
+                             np.zeros((na, 128), np.int64)) for w in range(1, self.workers)]
+        self.nodes, self.vals, self.states = self.trees[0].nodes, self.trees[0].vals, self.trees[0].states
         self._has_tree = False
         self._chosen = -1  # index into self.actions of the last decision's root child
         self.last_sims = 0

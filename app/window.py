@@ -354,8 +354,7 @@ class MainWindow(QMainWindow):
                 # the rest of start-up waits until the first frame is on screen: a queued call made
                 # before that paint would run ahead of it (the agent docks take ~0.5 s to build)
                 self._install_agent_ui_later()
-                if self._thumbs_pending:
-                    self._start_thumbnails()
+                self._start_thumbnails()  # (only when one is pending)
         sess = self.session
         if sess is not None:
             self._drain_events(sess)
