@@ -23,7 +23,8 @@ def _parser():
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                    help="also time root-parallel UCT with this many trees at once (default: all cores; 1: skip)")
     p.add_argument("--sarsa-steps", type=int, default=300)
-    p.add_argument("--samples", type=int, default=300, help="background screens for Basic/BASS/DISCO")
+    p.add_argument("--samples", type=int, default=300,
+                   help="background screens for Basic/BASS/DISCO (Blob-PROST needs none)")
     p.add_argument("--no-ale", action="store_true", help="skip the ale-py comparison")
     p.add_argument("--no-sarsa", action="store_true")
     return p
@@ -187,8 +188,10 @@ def bench_sarsa(args):
             else:
                 a = agent.step(r, obs())
         dt = time.perf_counter() - t
-        print(f"  {fs:<6} {args.sarsa_steps / dt:8.0f} steps/s  ({agent.features.n_features:>9,} features, "
-              f"{agent.max_active:6d} max active, set-up {setup:.1f}s)", flush=True)
+        used = getattr(agent.features, "n_used", None)  # Blob-PROST: n_features is its slot capacity
+        slots = f", {used:,} slots used" if used is not None else ""
+        print(f"  {fs:<9} {args.sarsa_steps / dt:8.0f} steps/s  ({agent.features.n_features:>9,} features, "
+              f"{agent.max_active:6d} max active, set-up {setup:.1f}s{slots})", flush=True)
 
 
 def main(argv=None) -> int:

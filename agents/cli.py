@@ -9,7 +9,8 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="arcade-lab run", description="Run an agent on a game under the ALE 2013 protocol "
         "(5 frames per action, 18 000-frame episodes, no sticky actions, full action set).")
-    p.add_argument("agent", help="random, const:A, perturb:A, sarsa:{basic,bass,disco,lsh,ram}, uct, bfs, brute")
+    p.add_argument("agent", help="random, const:A, perturb:A, sarsa:{basic,bass,disco,lsh,ram,blobprost}, uct, bfs, "
+                   "brute")
     p.add_argument("game", help="game id (see `arcade-lab games`) or ROM path")
     p.add_argument("--episodes", type=int, default=1, help="evaluation episodes (default 1)")
     p.add_argument("--train", type=int, default=0, help="training episodes first (learners only)")

@@ -1,11 +1,12 @@
 """Agents by name: ``make_agent("sarsa:bass", env, seed)``. Used by the CLI, the app and evaluation.
 
 Specs: ``random``, ``const:A``, ``perturb:A`` (A = ALE action 0..17), ``sarsa:FEATURES`` (basic, bass,
-disco, lsh, ram), ``uct``, ``bfs``, ``brute`` (Machado et al. 2018's determinism exploiter). Imports are lazy so that listing names never compiles anything.
+disco, lsh, ram, blobprost), ``uct``, ``bfs``, ``brute`` (Machado et al. 2018's determinism exploiter). Imports
+are lazy so that listing names never compiles anything.
 """
 from __future__ import annotations
 
-FEATURE_SETS = ("basic", "bass", "disco", "lsh", "ram")
+FEATURE_SETS = ("basic", "bass", "disco", "lsh", "ram", "blobprost")
 
 
 class UnknownAgent(ValueError):

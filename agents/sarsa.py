@@ -19,8 +19,12 @@ import numpy as np
 from ._nb import njit
 from .base import BaseAgent, Observation
 
-# paper Appendix C: (alpha, lambda) per feature set; gamma and epsilon are shared
-PAPER_PARAMS = {"basic": (0.5, 0.9), "bass": (0.5, 0.9), "disco": (0.1, 0.9), "ram": (0.2, 0.5), "lsh": (0.5, 0.5)}
+# (alpha, lambda) per feature set: ALE 2013 Appendix C; Blob-PROST from Machado et al. 2018 Appendix B.4
+PAPER_PARAMS = {"basic": (0.5, 0.9), "bass": (0.5, 0.9), "disco": (0.1, 0.9), "ram": (0.2, 0.5), "lsh": (0.5, 0.5),
+                "blobprost": (0.5, 0.9)}
+# other SarsaConfig defaults that differ per feature set (for_env applies them; params still override):
+# the 2013 sets share gamma 0.999 and epsilon 0.05, Machado et al. 2018 ran Blob-PROST with 0.99 and 0.01
+PAPER_CONFIG = {"blobprost": {"gamma": 0.99, "epsilon": 0.01}}
 WEIGHTS_FORMAT = "arcade-lab-sarsa"
 WEIGHTS_VERSION = 1
 
@@ -35,13 +39,14 @@ _HASH_MUL = np.uint64(0x9E3779B97F4A7C15)
 @dataclass
 class SarsaConfig:
     alpha: float = 0.5
-    """Step size before normalisation (paper App. C: Basic .5, BASS .5, DISCO .1, RAM .2, LSH .5)."""
+    """Step size before normalisation (paper App. C: Basic .5, BASS .5, DISCO .1, RAM .2, LSH .5;
+    Blob-PROST .5, Machado et al. 2018)."""
     lam: float = 0.9
-    """Trace decay λ (paper: Basic .9, BASS .9, DISCO .9, RAM .5, LSH .5)."""
+    """Trace decay λ (paper: Basic .9, BASS .9, DISCO .9, RAM .5, LSH .5; Blob-PROST .9)."""
     gamma: float = 0.999
-    """Discount per decision (paper App. C)."""
+    """Discount per decision (paper App. C; ``for_env`` gives Blob-PROST 0.99, see ``PAPER_CONFIG``)."""
     epsilon: float = 0.05
-    """ε-greedy exploration, during training and evaluation alike (paper App. C)."""
+    """ε-greedy exploration, during training and evaluation alike (paper App. C; Blob-PROST 0.01)."""
     trace_threshold: float = 0.01
     """Traces below this are dropped (sparse-trace pruning; not a paper parameter)."""
     normalise_alpha: bool = True
@@ -202,12 +207,14 @@ class SarsaAgent(BaseAgent):
 
     @classmethod
     def for_env(cls, feature_set: str, env, seed: int = 0, n_samples: int = 18_000, **params) -> "SarsaAgent":
-        """The paper's agent for ``feature_set`` (its α and λ unless overridden in ``params``)."""
+        """The paper's agent for ``feature_set``: its α and λ (``PAPER_PARAMS``) and any other defaults of its
+        own (``PAPER_CONFIG``: Blob-PROST's γ and ε), each unless overridden in ``params``."""
         from . import features
 
         alpha, lam = PAPER_PARAMS[feature_set]
-        cfg = SarsaConfig(alpha=params.pop("alpha", alpha), lam=params.pop("lam", lam),
-                          **{k: params.pop(k) for k in list(params) if k in SarsaConfig.__dataclass_fields__})
+        own = dict(PAPER_CONFIG.get(feature_set, {}))
+        own.update({k: params.pop(k) for k in list(params) if k in SarsaConfig.__dataclass_fields__})
+        cfg = SarsaConfig(alpha=own.pop("alpha", alpha), lam=own.pop("lam", lam), **own)
         fs = features.make(feature_set, env, seed=seed, n_samples=n_samples, **params)
         agent = cls(fs, cfg, seed=seed, game=getattr(getattr(env, "info", None), "id", ""))
         if env is not None:
@@ -279,6 +286,8 @@ class SarsaAgent(BaseAgent):
         for attr in ("background", "classes"):
             if hasattr(self.features, attr):
                 extra[attr] = getattr(self.features, attr)
+        if hasattr(self.features, "save_arrays"):  # state a feature set keeps beyond its header (Blob-PROST's slots)
+            extra.update(self.features.save_arrays())
         np.savez_compressed(path, header=np.array(json.dumps(self.header())), w=self.w, **extra)
 
     def load(self, path) -> None:
@@ -292,6 +301,9 @@ class SarsaAgent(BaseAgent):
             if self.game and head.get("game") and head["game"] != self.game:
                 raise ValueError(f"{path}: weights are for {head['game']}, not {self.game}")
             fh = head["features"]
+            w = z["w"]
+            if w.ndim != 2 or w.shape[1] != int(fh.get("n_features", w.shape[1])):
+                raise ValueError(f"{path}: weights of shape {w.shape} for {fh.get('n_features')} features")
             if fh["features"] == "lsh" and (fh.get("seed"), fh.get("height")) != (
                     getattr(self.features, "seed", None), getattr(self.features, "height", None)):
                 from .features.lsh import LshFeatures
@@ -302,7 +314,11 @@ class SarsaAgent(BaseAgent):
                     setattr(self.features, attr, np.ascontiguousarray(z[attr]))
             if "classes" in z.files and hasattr(self.features, "classes"):
                 self.features.__init__(self.features.background, self.features.classes)
-            w = z["w"]
+            if hasattr(self.features, "load_arrays"):
+                try:
+                    self.features.load_arrays({k: z[k] for k in z.files if k not in ("header", "w")}, fh)
+                except ValueError as e:
+                    raise ValueError(f"{path}: {e}") from None
             if w.shape[1] != self.features.n_features:
                 raise ValueError(f"{path}: {w.shape[1]} features, this feature set has {self.features.n_features}")
             self.w = w.astype(np.float32)

@@ -17,6 +17,7 @@ AGENTS = (
     ("sarsa:disco", {"n_samples": 20}),
     ("sarsa:lsh", {"n_samples": 20}),
     ("sarsa:ram", {"n_samples": 20}),
+    ("sarsa:blobprost", {"capacity": 1 << 16}),   # the kernels do not depend on the slot capacity
     ("uct", {"simulations": 4, "depth_frames": 20}),
     ("bfs", {"frames": 50}),
 )

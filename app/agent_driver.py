@@ -260,7 +260,8 @@ class AgentDriver:
         return t
 
     def _overlay(self, obs) -> dict | None:
-        """What the agent's features see: active tiles (Basic/BASS) or blobs (DISCO). Only when asked."""
+        """What the agent's features see: active tiles (Basic/BASS) or blobs (DISCO, Blob-PROST). Only when
+        asked."""
         fs = getattr(self.agent, "features", None)
         if fs is None:
             return None
@@ -279,6 +280,12 @@ class AgentDriver:
                 k = classify(blobs, fs.classes)
                 boxes = [(int(c), int(b[B_X0]), int(b[B_Y0]), int(b[B_X1]), int(b[B_Y1]))
                          for c, b in zip(k, blobs)]
+                return {"kind": "blobs", "boxes": boxes, "height": obs.screen.shape[0]}
+            if name == "blobprost":  # every blob (no background subtraction), drawn in a hue per colour
+                from agents.features.blobprost import BL_BOTTOM, BL_COLOUR, BL_LEFT, BL_RIGHT, BL_TOP
+                blobs = fs.blobs(obs.screen)
+                boxes = [(int(b[BL_COLOUR]), int(b[BL_LEFT]), int(b[BL_TOP]), int(b[BL_RIGHT]), int(b[BL_BOTTOM]))
+                         for b in blobs]
                 return {"kind": "blobs", "boxes": boxes, "height": obs.screen.shape[0]}
         except Exception as e:
             self.errors.append(f"overlay: {e}")

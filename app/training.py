@@ -105,7 +105,7 @@ class TrainingPanel(QDockWidget):
         self.game.setPlaceholderText("game id (empty: the game in the view)")
         form.addRow("Game", self.game)
         self.features = QComboBox()
-        self.features.addItems(["bass", "basic", "disco", "lsh", "ram"])
+        self.features.addItems(["bass", "basic", "disco", "lsh", "ram", "blobprost"])
         form.addRow("Features", self.features)
         self.max_frames = QSpinBox()
         self.max_frames.setRange(100, 1_000_000)

@@ -82,6 +82,28 @@ def test_overlay_shows_active_tiles(window, qtbot):
     assert not ap.overlay.isVisible() and ap.driver.overlay is False
 
 
+def test_blobprost_is_offered_with_its_own_parameters(window, qtbot):
+    """Both feature boxes list Blob-PROST; choosing it sets its α, λ and ε (0.01), the agent gets γ 0.99,
+    and the overlay draws its blobs."""
+    tp = window.agent_ui.training
+    assert "blobprost" in [tp.features.itemText(i) for i in range(tp.features.count())]
+    ap = window.agent_ui.agents
+    ap.configure("SARSA(λ)", features="blobprost")
+    assert (ap.sarsa_alpha.value(), ap.sarsa_lam.value(), ap.sarsa_eps.value()) == (0.5, 0.9, 0.01)
+    assert ap.spec()[0] == "sarsa:blobprost"
+    ap.overlay_box.setChecked(True)
+    _attach(window, qtbot, "SARSA(λ)")
+    qtbot.waitUntil(lambda: ap.overlay.data is not None and ap.driver.decisions > 2, timeout=60000)
+    assert ap.overlay.data["kind"] == "blobs" and len(ap.overlay.data["boxes"]) > 1
+    cfg = ap.driver.agent.config
+    assert (cfg.gamma, cfg.epsilon) == (0.99, 0.01) and ap.driver.agent.name == "sarsa:blobprost"
+    assert ap.driver.agent.features.n_used > 0
+    ap.overlay_box.setChecked(False)
+    ap.detach()
+    ap.configure("SARSA(λ)", features="ram")           # the 2013 sets get their ε back
+    assert (ap.sarsa_alpha.value(), ap.sarsa_lam.value(), ap.sarsa_eps.value()) == (0.2, 0.5, 0.05)
+
+
 def test_takeover_is_recorded_and_kept_out_of_scores(window, qtbot):
     from agents.evaluation.store import Store
 

@@ -1,6 +1,7 @@
-"""Feature sets of the ALE 2013 paper (Appendix A): each maps an Observation to the indices of its active
-binary features (``active(obs) -> int64 array``), and keeps a slow pure-Python ``reference(obs)`` that the
-tests hold the compiled path to.
+"""Feature sets of the ALE 2013 paper (Appendix A), plus Blob-PROST (Liang et al. 2016): each maps an
+Observation to the indices of its active binary features (``active(obs) -> int64 array``), and keeps a slow
+pure-Python ``reference(obs)`` that the tests hold the compiled path to (Blob-PROST: its raw ids, see
+``blobprost.py``).
 
 Screens are ALE palette bytes (even values 0..254); ``byte >> 1`` is the 7-bit NTSC colour (128 colours)
 and ``(byte >> 1) & 7`` its SECAM colour (the SECAM console shows only the luminance bits, as 8 colours).
@@ -125,6 +126,9 @@ def make(name: str, env=None, *, seed: int = 0, background=None, n_samples: int 
         from .lsh import LshFeatures
         h = env.screen().shape[0] if env is not None else 210
         return LshFeatures(height=h, seed=seed, **kw)
+    if name == "blobprost":
+        from .blobprost import BlobProstFeatures
+        return BlobProstFeatures(**kw)  # no background: Blob-PROST keeps every pixel
     if background is None:
         if env is None:
             raise ValueError(f"feature set {name!r} needs an env (to sample a background) or a background")

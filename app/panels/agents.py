@@ -206,7 +206,7 @@ class AgentsPanel(QDockWidget):
                                     "(root-parallel UCT). 1 is the paper's sequential search.")
         self.bfs_frames = _spin(10, 10_000_000, 133_000, 1000)
         self.sarsa_features = QComboBox()
-        self.sarsa_features.addItems(["bass", "basic", "disco", "lsh", "ram"])
+        self.sarsa_features.addItems(["bass", "basic", "disco", "lsh", "ram", "blobprost"])
         self.sarsa_alpha, self.sarsa_lam, self.sarsa_eps = _dspin(0, 10, 0.5), _dspin(0, 1, 0.9), \
             _dspin(0, 1, 0.05, 0.01)
         self.sarsa_weights = QLineEdit()
@@ -319,11 +319,12 @@ class AgentsPanel(QDockWidget):
         return w
 
     def _paper_sarsa(self, fs: str) -> None:
-        from agents.sarsa import PAPER_PARAMS
+        from agents.sarsa import PAPER_CONFIG, PAPER_PARAMS, SarsaConfig
 
         a, lam = PAPER_PARAMS.get(fs, (0.5, 0.9))
         self.sarsa_alpha.setValue(a)
         self.sarsa_lam.setValue(lam)
+        self.sarsa_eps.setValue(PAPER_CONFIG.get(fs, {}).get("epsilon", SarsaConfig.epsilon))  # Blob-PROST: 0.01
 
     def _browse_weights(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "SARSA weights", "", "Weights (*.npz);;All files (*)")
