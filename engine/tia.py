@@ -26,7 +26,7 @@ from .layout import (
 from .tia_tables import (
     P0_BIT, M0_BIT, P1_BIT, M1_BIT, BL_BIT, PF_BIT, SCORE_BIT, PRIORITY_BIT,
     PLAYER_MASK, MISSILE_MASK, BALL_MASK, PF_MASK, PRIORITY, COLLISION, MOTION, REFLECT,
-    HMOVE_BLANK_CYCLE, POKE_DELAY, PF_DELAY, COSMIC_ARK_STEP, COPY_OFFSETS,
+    HMOVE_BLANK_CYCLE, POKE_DELAY, PF_DELAY, COSMIC_ARK_STEP, COPY_OFFSETS, PLAYER_PIXELS, PF_COVER,
 )
 
 HBLANK = 68
@@ -218,6 +218,131 @@ def _mark_bar(ob, x0, x1, pos, number, width, bit, lo, hi):
     return lo, hi
 
 
+@jit(inline="always")
+def _place(w0, w1, w2, pixels, c):
+    """OR a run of <= 32 pixels starting at pixel ``c`` (0..159) into a line's three coverage words;
+    pixels past 159 land in word 2's upper half and are wrapped by ``_fold``."""
+    o = c & 63
+    k = c >> 6
+    if k == 0:
+        w0 |= pixels << o
+        if o > 32:
+            w1 |= pixels >> (64 - o)
+    elif k == 1:
+        w1 |= pixels << o
+        if o > 32:
+            w2 |= pixels >> (64 - o)
+    else:
+        w2 |= pixels << o
+    return w0, w1, w2
+
+
+@jit(inline="always")
+def _fold(w0, w1, w2):
+    return w0 | ((w2 >> 32) & 0xFFFFFFFF), w1, w2 & 0xFFFFFFFF
+
+
+@jit(inline="always")
+def _player_cover(pos, mode, skip, grp):
+    w0 = w1 = w2 = 0
+    if mode == 5 or mode == 7:
+        if not skip:
+            w0, w1, w2 = _place(w0, w1, w2, PLAYER_PIXELS[1 if mode == 5 else 2, grp], _wrap160(pos + 1))
+    else:
+        pixels = PLAYER_PIXELS[0, grp]
+        for k in range(3):
+            off = COPY_OFFSETS[mode, k]
+            if off >= 0 and not (k == 0 and skip):
+                w0, w1, w2 = _place(w0, w1, w2, pixels, _wrap160(pos + off))
+    return _fold(w0, w1, w2)
+
+
+@jit(inline="always")
+def _bar_cover(pos, number, width):
+    w0 = w1 = w2 = 0
+    pixels = (1 << width) - 1
+    for k in range(3):
+        off = COPY_OFFSETS[number, k]
+        if off >= 0:
+            w0, w1, w2 = _place(w0, w1, w2, pixels, _wrap160(pos + off))
+    return _fold(w0, w1, w2)
+
+
+@jit(inline="always")
+def _below(n, base):
+    """The bits of the coverage word starting at pixel ``base`` for pixels < n (0 <= n <= 160)."""
+    d = n - base
+    if d <= 0:
+        return 0
+    if d >= 64:
+        return -1
+    return (1 << d) - 1
+
+
+@jit(inline="always")
+def _pair(need, k, a, b):
+    """Collision bit ``k`` when it is still needed and coverages ``a`` and ``b`` meet."""
+    if (need >> k) & 1 and ((a[0] & b[0]) | (a[1] & b[1]) | (a[2] & b[2])) != 0:
+        return 1 << k
+    return 0
+
+
+@jit
+def _undrawn_collisions(s, en, need, x0, x1):
+    """The collision bits objects ``en`` latch over pixels [x0, x1) of a line nobody sees: each object's
+    coverage of the line as three 64-bit words, clipped to the segment, one AND per latch still
+    ``need``ed — the same pixels ``_render`` marks and scans one by one when it draws."""
+    s0 = _below(x1, 0) & ~_below(x0, 0)
+    s1 = _below(x1, 64) & ~_below(x0, 64)
+    s2 = _below(x1, 128) & ~_below(x0, 128)
+    z = (0, 0, 0)
+    p0 = p1 = m0 = m1 = bl = pf = z
+    if en & P0_BIT:
+        p0 = _player_cover(s[T_P0M_POS], s[T_P0M_MODE], s[T_P0M_SKIP], s[T_CURGRP0])
+        p0 = (p0[0] & s0, p0[1] & s1, p0[2] & s2)
+    if en & P1_BIT:
+        p1 = _player_cover(s[T_P1M_POS], s[T_P1M_MODE], s[T_P1M_SKIP], s[T_CURGRP1])
+        p1 = (p1[0] & s0, p1[1] & s1, p1[2] & s2)
+    if (en & M0_BIT) and s[T_M0M_OFF] == 0:
+        m0 = _bar_cover(s[T_M0M_POS], s[T_M0M_NUM], 1 << s[T_M0M_SIZE])
+        m0 = (m0[0] & s0, m0[1] & s1, m0[2] & s2)
+    if en & M1_BIT:
+        m1 = _bar_cover(s[T_M1M_POS], s[T_M1M_NUM], 1 << s[T_M1M_SIZE])
+        m1 = (m1[0] & s0, m1[1] & s1, m1[2] & s2)
+    if en & BL_BIT:
+        bl = _bar_cover(s[T_BLM_POS], 0, 1 << s[T_BLM_SIZE])
+        bl = (bl[0] & s0, bl[1] & s1, bl[2] & s2)
+    # the playfield only matters where a sprite whose pair with it is still needed shows
+    u0 = u1 = u2 = 0
+    if need & (1 << 4):
+        u0, u1, u2 = u0 | p0[0], u1 | p0[1], u2 | p0[2]
+    if need & (1 << 6):
+        u0, u1, u2 = u0 | p1[0], u1 | p1[1], u2 | p1[2]
+    if need & (1 << 8):
+        u0, u1, u2 = u0 | m0[0], u1 | m0[1], u2 | m0[2]
+    if need & (1 << 10):
+        u0, u1, u2 = u0 | m1[0], u1 | m1[1], u2 | m1[2]
+    if need & (1 << 12):
+        u0, u1, u2 = u0 | bl[0], u1 | bl[1], u2 | bl[2]
+    if (en & PF_BIT) and (u0 | u1 | u2) != 0:
+        v = s[T_PF]
+        r = s[T_PFM_REFL]
+        w0 = w1 = w2 = 0
+        for nib in range(5):
+            q = (v >> (4 * nib)) & 15
+            if q:
+                w0 |= PF_COVER[r, nib, q, 0]
+                w1 |= PF_COVER[r, nib, q, 1]
+                w2 |= PF_COVER[r, nib, q, 2]
+        pf = (w0 & u0, w1 & u1, w2 & u2)
+    # latch bit order of tia_tables._collision_table
+    return (_pair(need, 0, m0, p1) | _pair(need, 1, m0, p0) | _pair(need, 2, m1, p0) | _pair(need, 3, m1, p1)
+            | _pair(need, 4, p0, pf) | _pair(need, 5, p0, bl) | _pair(need, 6, p1, pf) | _pair(need, 7, p1, bl)
+            | _pair(need, 8, m0, pf) | _pair(need, 9, m0, bl) | _pair(need, 10, m1, pf)
+            | _pair(need, 11, m1, bl) | _pair(need, 12, bl, pf) | _pair(need, 13, p0, p1)
+            | _pair(need, 14, m0, m1))
+
+
 @jit
 def _draw_playfield(buf, fp, x0, x1, pf, refl, pfl, pfr, bk):
     """Pixels [x0, x1) of a line from ``buf[fp]`` on, playfield or background. Playfield bits are four
@@ -272,6 +397,8 @@ def _render(s, buf, ob, fp, count, hpos, draw):
             if (en & b) and (possible & ~COLLISION[(en & ~b) & 63] & need) == 0:
                 en &= ~b
             b <<= 1
+        s[T_COLLISION] |= _undrawn_collisions(s, en, need, hpos, hpos + count)
+        return
     x0 = hpos
     x1 = hpos + count
     lo = 160

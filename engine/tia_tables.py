@@ -180,3 +180,33 @@ for _reg, _d in {0x01: 1, 0x04: 8, 0x05: 8, 0x0B: 1, 0x0C: 1, 0x0D: -1, 0x0E: -1
     POKE_DELAY[_reg] = _d
 PF_DELAY = np.array([4, 5, 2, 3], dtype=np.int64)
 COSMIC_ARK_STEP = np.array([18, 33, 0, 17], dtype=np.int64)
+
+
+# Coverage masks for collision-only rendering: a line's 160 pixels as three 64-bit words (pixel x is bit
+# x & 63 of word x >> 6; word 2 uses 32 bits). Stored as int64: only bit operations are applied to them.
+def _player_pixels() -> np.ndarray:
+    """[shift][graphics] -> a player copy's pixels from its first one (bit i: pixel i), for widths
+    8 << shift (normal, double, quad)."""
+    t = np.zeros((3, 256), dtype=np.int64)
+    for shift in range(3):
+        for g in range(256):
+            for i in range(8 << shift):
+                if g & (0x80 >> (i >> shift)):
+                    t[shift, g] |= 1 << i
+    return t.astype(np.uint64).view(np.int64)
+
+
+def _playfield_cover() -> np.ndarray:
+    """[reflect][nibble][value] -> the three words of pixels showing PF bits ``value << 4 * nibble``."""
+    t = np.zeros((2, 5, 16, 3), dtype=np.uint64)
+    for refl in range(2):
+        for nib in range(5):
+            for v in range(16):
+                for x in range(160):
+                    if PF_MASK[refl, x] & (v << (4 * nib)):
+                        t[refl, nib, v, x >> 6] |= np.uint64(1) << np.uint64(x & 63)
+    return t.view(np.int64)
+
+
+PLAYER_PIXELS = _player_pixels()
+PF_COVER = _playfield_cover()

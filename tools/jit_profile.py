@@ -1,4 +1,5 @@
-"""Where the emulator's compiled time goes, per function: ``python tools/jit_profile.py GAME [SECONDS]``.
+"""Where the emulator's compiled time goes, per function: ``python tools/jit_profile.py GAME [SECONDS]``
+(``JIT_PROFILE_UNDRAWN=1``: no frame drawn, the search workload; default: frame skip 4, last frame drawn).
 
 Needs ``perf`` (software clock events are enough) and ``objdump``. The frame kernel and the device callback are
 machine-code objects (numba links every callee into them); their cached object files still carry the symbols.
@@ -47,9 +48,17 @@ def child(game: str, seconds: float, out: str) -> None:
     rng = np.random.default_rng(0)
     t = time.perf_counter()
     n = 0
+    undrawn = os.environ.get("JIT_PROFILE_UNDRAWN") == "1"
+    from engine import ale_core
+    from engine.env import _DELTA_FULL
+    c = e.console
     while time.perf_counter() - t < seconds:
         for _ in range(100):
-            e.act(acts[rng.integers(len(acts))])
+            a = int(acts[rng.integers(len(acts))])
+            if undrawn:   # what a planner's search emulates: no frame drawn
+                ale_core.act(c.s, c.rom, c.fb, e.rng, a, ale_core.PLAYER_B_NOOP, _DELTA_FULL, 0, 0)
+            else:
+                e.act(a)
             if e.game_over():
                 e.reset()
         n += 100
