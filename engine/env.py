@@ -13,7 +13,7 @@ import numpy as np
 from . import ale_core, games
 from .console import Console, State, StateError
 from .games.base import ACTION_MEANINGS, ALL_ACTIONS
-from .layout import (T_LASTUPD, T_STOPDISP, E_DIFF, E_EPFRAME, E_FRAME, E_FRAMESKIP, E_GAME, E_MAXFRAMES, E_MAXLIVES, E_MODE, E_PADDLE_MAX,
+from .layout import (T_FRAMES, T_LASTUPD, T_STOPDISP, E_DIFF, E_EPFRAME, E_FRAME, E_FRAMESKIP, E_GAME, E_MAXFRAMES, E_MAXLIVES, E_MODE, E_PADDLE_MAX,
                      E_PADDLE_MIN, E_PAL, E_STICKY_THRESH, E_TRUNC_LIFE, E_USE_PADDLES, T_FBCUR)
 from .palettes import NTSC_GRAY, PAL_GRAY
 from .rng import mt_seed, new_rng
@@ -109,9 +109,12 @@ class Env:
             r = ale_core.act(s, self.console.rom, self.console.fb, self.rng, a, ale_core.PLAYER_B_NOOP, delta, 0,
                              self._draw_tail)
             ran = s[E_FRAME] - snap[E_FRAME]
-            # replay when the last emulated frame was not drawn (the game ended mid-skip) or did not
-            # cover the window (its buffer still shows older frames' rows)
-            if 0 < ran and (ran < s[E_FRAMESKIP] or s[T_LASTUPD] < s[T_STOPDISP]):
+            # replay when the last emulated frame was not drawn (the game ended mid-skip), did not cover
+            # the window (its buffer still shows older frames' rows), or a frame call ran out of
+            # instructions (a partial frame: the observed frame's first rows were rendered by an undrawn
+            # call, and ALE greys what such a call left on screen)
+            if 0 < ran and (ran < s[E_FRAMESKIP] or s[T_LASTUPD] < s[T_STOPDISP]
+                            or s[T_FRAMES] - snap[T_FRAMES] != ran):
                 if ran == s[E_FRAMESKIP]:
                     self._draw_tail = 1 << 30  # this game draws short frames: draw everything from now on
                 s[:] = snap

@@ -12,7 +12,7 @@ from numba import njit, prange
 
 from . import ale_core
 from .env import Env, paddle_delta
-from .layout import E_EPFRAME, E_FRAME, E_FRAMESKIP, FB_SIZE, RAM0, T_FBCUR, T_LASTUPD, T_STOPDISP
+from .layout import E_EPFRAME, E_FRAME, E_FRAMESKIP, RAM0, T_FBCUR, T_FRAMES, T_LASTUPD, T_STOPDISP
 from .palettes import NTSC, NTSC_GRAY, PAL, PAL_GRAY
 
 OBS_RGB, OBS_GRAY, OBS_RAM, OBS_NONE = range(4)
@@ -40,10 +40,12 @@ def _step_all(S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, live
             SNAP[i, :] = s
             RSNAP[i, :] = R[i]
             f0 = s[E_FRAME]
+            t0 = s[T_FRAMES]
             r = ale_core.act(s, rom, fb, R[i], actions[i], ale_core.PLAYER_B_NOOP, deltas[i], 0, 1)
             ran = s[E_FRAME] - f0
             skip = s[E_FRAMESKIP]
-            if ran > 0 and (ran < skip or s[T_LASTUPD] < s[T_STOPDISP]):
+            # (a frame call that ran out of instructions leaves rows its undrawn call rendered: Env.act)
+            if ran > 0 and (ran < skip or s[T_LASTUPD] < s[T_STOPDISP] or s[T_FRAMES] - t0 != ran):
                 if ran == skip:
                     drawall[i] = 1
                 s[:] = SNAP[i]
