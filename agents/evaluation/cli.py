@@ -39,8 +39,9 @@ def eval_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="arcade-lab eval", description="Run agents under a published evaluation protocol.")
     p.add_argument("protocol", help="ale2013, machado2018, ataribench2026, or a name from --protocol-file")
     p.add_argument("--agents", default="baselines",
-                   help="comma list: random, const:A, perturb:A, const (all 18), perturb (all 18), baselines (37), "
-                        "py:module:factory (default: baselines)")
+                   help="comma list of agent specs (random, const:A, perturb:A, sarsa:FEATURES, uct, bfs, brute, "
+                        "ext:...), const (all 18), perturb (all 18), baselines (37), py:module:factory "
+                        "(default: baselines)")
     p.add_argument("--games", default=None, help="a set of the protocol (training, test ...), comma list, or all")
     p.add_argument("--episodes", type=_positive, help="recorded episodes per trial")
     p.add_argument("--trials", type=_positive, help="trials per agent and game (seed-listed protocols: first N seeds)")
