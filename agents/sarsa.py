@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from ._nb import njit
+from ._nb import HASH_MUL, njit
 from .base import BaseAgent, Observation
 
 # (alpha, lambda) per feature set: ALE 2013 Appendix C; Blob-PROST from Machado et al. 2018 Appendix B.4
@@ -32,8 +32,6 @@ WEIGHTS_VERSION = 1
 TR_N = 0          # trace entries in the list (live and tombstones)
 TR_LIVE = 1       # entries with a non-zero trace
 N_CTR = 2
-
-_HASH_MUL = np.uint64(0x9E3779B97F4A7C15)
 
 
 @dataclass
@@ -55,7 +53,7 @@ class SarsaConfig:
 
 @njit(cache=True, nogil=True)
 def _slot(table, keys, key, mask):
-    h = np.int64((np.uint64(key) * _HASH_MUL) >> np.uint64(40)) & mask
+    h = np.int64((np.uint64(key) * HASH_MUL) >> np.uint64(40)) & mask
     while True:
         p = table[h]
         if p < 0 or keys[p] == key:

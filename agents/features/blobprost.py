@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._nb import njit
+from .._nb import HASH_MUL, njit
 from . import FeatureSet
 
 LINK = 3                 # same-colour pixels within this Chebyshev distance join one blob
@@ -64,8 +64,6 @@ N_BL_COLS = 8
 # counters of the slot map
 CT_USED = 0
 CT_OVERFLOW = 1
-
-_HASH_MUL = np.uint64(0x9E3779B97F4A7C15)
 
 
 def colour_pair(c1: int, c2: int) -> int:
@@ -312,7 +310,7 @@ def map_ids(ids, keys, vals, by_slot, ctr, bits):
     m = 0
     for i in range(ids.shape[0]):
         key = ids[i] + 1
-        h = np.int64((np.uint64(key) * _HASH_MUL) >> shift) & mask
+        h = np.int64((np.uint64(key) * HASH_MUL) >> shift) & mask
         while True:
             k = keys[h]
             if k == key:
