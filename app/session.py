@@ -16,7 +16,7 @@ from engine import ale_core, sound
 from engine.env import Env, paddle_delta
 from engine.games.base import G_SCORE, G_TERMINAL
 from engine.layout import (AUD_N, AUD_ON, E_DIFF, E_EPFRAME, E_FRAME, E_GAME, EV_BW, EV_COLOR, EV_P_RES, EV_RESET,
-                           EV_SELECT, T_FBCUR)
+                           EV_SELECT, N_SNAPSHOT, T_FBCUR)
 from engine.machine import latch_inputs, run_frame
 
 # joystick (up, down, left, right, fire) -> ALE action id
@@ -170,16 +170,13 @@ class PlaySession:
         """Everything the next frames depend on: the machine, the env RNG, both screen buffers (a partial
         frame shows rows of older frames) and the session's own switches. About 80 KB, a few µs."""
         h = self.console.height * 160
-        return Snapshot(self.s.copy(), self.env.rng.copy(), self.console.fb[:2, :h].copy(), self.color,
-                        self._prev_reset)
+        return Snapshot(self.s[:N_SNAPSHOT].copy(), self.env.rng.copy(), self.console.fb[:2, :h].copy(),
+                        self.color, self._prev_reset)
 
     def restore(self, snap: "Snapshot", branch: bool = True) -> None:
-        if snap.state.shape != self.s.shape:
+        if snap.state.shape != (N_SNAPSHOT,):
             raise ValueError("snapshot of another machine layout")
-        self.s[:] = snap.state
-        from engine.machine import install_kernels
-
-        install_kernels(self.s)  # kernel addresses are process-local; a loaded file carries zeros
+        self.s[:N_SNAPSHOT] = snap.state  # the kernel addresses after the prefix stay this process's
         self.env.rng[:] = snap.rng
         h = snap.fb.shape[1]
         self.console.fb[:2, :h] = snap.fb

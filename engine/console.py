@@ -9,14 +9,16 @@ from pathlib import Path
 import numpy as np
 
 from . import carts, machine, roms
-from .layout import (FB_ROWS, FN_DEVICE, FN_FIRST, FN_LAST, N_STATE, RAM0, STATE_VERSION, T_FBCUR,
-                     T_FRAMEHEIGHT, T_HEIGHT, T_YSTART)
+from .layout import (FB_ROWS, N_SNAPSHOT, RAM0, STATE_VERSION, T_FBCUR, T_FRAMEHEIGHT, T_HEIGHT,
+                     T_YSTART)
 from .palettes import NTSC, PAL
 
 _MAGIC = b"ALST"
-# Version 1 had no FN_DEVICE slot. Kernel addresses are zero in every saved state, so a version-1 body
-# (episode start states in the store, save-state files) reads as version 2 with a zero inserted there.
-_V1_MISSING_SLOT = FN_DEVICE
+# Earlier bodies (episode start states in the store, save-state files) carried the process-local kernel
+# addresses, always saved as zeros, at slots 18.. (5 of them in version 1, 6 in version 2); dropping
+# them gives today's snapshot, whose other slots kept their order.
+_OLD_KERNEL_SLOTS = {1: range(18, 23), 2: range(18, 24)}
+_SNAP_SHAPE = (N_SNAPSHOT,)
 
 
 class StateError(ValueError):
@@ -35,9 +37,7 @@ class State:
 
     def to_bytes(self) -> bytes:
         rng = b"" if self.rng is None else self.rng.astype("<i8").tobytes()
-        data = self.data.astype("<i8")
-        data[FN_FIRST:FN_LAST] = 0  # process-local kernel addresses are not state
-        body = data.tobytes()
+        body = self.data.astype("<i8").tobytes()
         head = _MAGIC + struct.pack("<HH32sII", STATE_VERSION, 0, self.md5.encode("ascii"), len(body), len(rng))
         digest = hashlib.sha256(head + body + rng).digest()[:16]
         return head + body + rng + digest
@@ -48,19 +48,20 @@ class State:
         if len(blob) < hsize + 16 or blob[:4] != _MAGIC:
             raise StateError("not an Arcade Lab machine state (bad header)")
         version, _, md5, nbody, nrng = struct.unpack("<HH32sII", blob[4:hsize])
-        if version not in (1, STATE_VERSION):
+        if version != STATE_VERSION and version not in _OLD_KERNEL_SLOTS:
             raise StateError(f"machine state version {version} is not supported (this build reads 1 to "
                              f"{STATE_VERSION})")
         if len(blob) != hsize + nbody + nrng + 16:
             raise StateError("machine state is truncated or has trailing bytes")
         if hashlib.sha256(blob[:hsize + nbody + nrng]).digest()[:16] != blob[-16:]:
             raise StateError("machine state is corrupt (checksum mismatch)")
-        count = N_STATE - (1 if version == 1 else 0)
+        old = _OLD_KERNEL_SLOTS.get(version, range(0))
+        count = N_SNAPSHOT + len(old)
         if nbody != count * 8:
             raise StateError("machine state has the wrong size for this version")
         data = np.frombuffer(blob, dtype="<i8", count=count, offset=hsize).astype(np.int64)
-        if version == 1:
-            data = np.insert(data, _V1_MISSING_SLOT, 0)
+        if len(old):
+            data = np.delete(data, old)
         rng = None
         if nrng:
             rng = np.frombuffer(blob, dtype="<i8", count=nrng // 8, offset=hsize + nbody).astype(np.int64)
@@ -69,10 +70,7 @@ class State:
     def __eq__(self, other) -> bool:
         if not isinstance(other, State) or self.md5 != other.md5:
             return False
-        a, b = self.data.copy(), other.data.copy()
-        a[FN_FIRST:FN_LAST] = 0
-        b[FN_FIRST:FN_LAST] = 0
-        return np.array_equal(a, b) and (
+        return np.array_equal(self.data, other.data) and (
             (self.rng is None and other.rng is None)
             or (self.rng is not None and other.rng is not None and np.array_equal(self.rng, other.rng)))
 
@@ -119,9 +117,8 @@ class Console:
             self.s[T_FRAMEHEIGHT] = 250
         machine.system_reset(self.s, self.rom, self.fb, self.pal)
         self._md5 = self.info.md5
-        # This process's kernel addresses, re-installed with one slice copy on every restore
-        # (install_kernels itself costs ~2 µs of attribute look-ups per call).
-        self._fn = self.s[FN_FIRST:FN_LAST].copy()
+        self._snap = self.s[:N_SNAPSHOT]  # what a snapshot holds (layout.py): everything but kernel addresses
+        self._snap_view = memoryview(self._snap)
 
     # -- frames -------------------------------------------------------------------------------------
     def run_frame(self, draw: bool = True) -> bool:
@@ -150,13 +147,13 @@ class Console:
 
     # -- snapshots ----------------------------------------------------------------------------------
     def clone_state(self) -> State:
-        return State(self._md5, self.s.copy())
+        return State(self._md5, self._snap.copy())
 
     def restore_state(self, state: State) -> None:
         if not isinstance(state, State):
             raise StateError("restore_state needs a State (use State.from_bytes for saved bytes)")
         if state.md5 != self._md5:
             raise StateError(f"this state belongs to another ROM (md5 {state.md5}, loaded {self._md5})")
-        s = self.s
-        s[:] = state.data
-        s[FN_FIRST:FN_LAST] = self._fn  # addresses are process-local: never trust the snapshot's
+        if state.data.shape != _SNAP_SHAPE:
+            raise StateError(f"this state has {state.data.size} slots, a machine snapshot has {N_SNAPSHOT}")
+        self._snap[:] = state.data

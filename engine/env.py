@@ -13,11 +13,13 @@ import numpy as np
 from . import ale_core, games
 from .console import Console, State, StateError
 from .games.base import ACTION_MEANINGS, ALL_ACTIONS
-from .layout import (T_FRAMES, T_LASTUPD, T_STOPDISP, E_DIFF, E_EPFRAME, E_FRAME, E_FRAMESKIP, E_GAME, E_MAXFRAMES, E_MAXLIVES, E_MODE, E_PADDLE_MAX,
+from .layout import (N_SNAPSHOT, T_FRAMES, T_LASTUPD, T_STOPDISP, E_DIFF, E_EPFRAME, E_FRAME, E_FRAMESKIP, E_GAME, E_MAXFRAMES, E_MAXLIVES, E_MODE, E_PADDLE_MAX,
                      E_PADDLE_MIN, E_PAL, E_STICKY_THRESH, E_TRUNC_LIFE, E_USE_PADDLES, T_FBCUR)
 from .palettes import NTSC_GRAY, PAL_GRAY
 from .rng import mt_seed, new_rng
 from .roms import RomError
+
+_SNAP_SHAPE = (N_SNAPSHOT,)
 
 __all__ = ["Env", "State", "StateError", "sticky_threshold", "paddle_delta"]
 
@@ -174,10 +176,19 @@ class Env:
     # -- snapshots --------------------------------------------------------------------------------------
     def clone_state(self, include_rng: bool = False) -> State:
         c = self.console  # (inlined Console.clone_state: this round trip is on search agents' hot path)
-        return State(c._md5, c.s.copy(), self.rng.copy() if include_rng else None)
+        return State(c._md5, c._snap.copy(), self.rng.copy() if include_rng else None)
 
     def restore_state(self, state: State) -> None:
-        self.console.restore_state(state)
+        c = self.console
+        # Console.restore_state inlined for search agents' hot path; a memoryview copy is ~0.2 µs quicker
+        # than numpy's assignment and refuses anything but the same int64 layout.
+        if type(state) is State and state.md5 == c._md5 and state.data.shape == _SNAP_SHAPE:
+            try:
+                c._snap_view[:] = state.data
+            except (TypeError, ValueError):
+                c.restore_state(state)
+        else:
+            c.restore_state(state)  # refuses with the reason
         if state.rng is not None:
             self.rng[:] = state.rng
 

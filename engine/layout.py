@@ -1,8 +1,9 @@
 """Layout of the machine state: one flat int64 array with named offsets.
 
 Everything that decides what the console does next lives in this one array — CPU, RIOT, TIA, cartridge,
-the system RNG, the input lines and the game-rules/episode counters — so a snapshot is ``s.copy()``.
-Frame buffers and ROM bytes live outside it (as in ALE, screens are not part of a state).
+the system RNG, the input lines and the game-rules/episode counters — so a snapshot is a copy of its
+prefix ``s[:N_SNAPSHOT]``; only the process-local kernel addresses follow that prefix. Frame buffers and
+ROM bytes live outside it (as in ALE, screens are not part of a state).
 """
 from __future__ import annotations
 
@@ -34,13 +35,6 @@ FC = _alloc("flag_C")
 EXEC = _alloc("exec_status")        # EX_STOP / EX_FATAL bits
 LAST_READ = _alloc("last_access_was_read")
 INSTR = _alloc("instructions")      # instructions executed (diagnostics)
-FN_RUN_FRAME = _alloc("kernel_run_frame")        # addresses of the compiled C kernels (see _jit.py);
-FN_SYSTEM_RESET = _alloc("kernel_system_reset")  # process-local, never saved in a snapshot
-FN_GAME_STEP = _alloc("kernel_game_step")
-FN_GAME_RESET = _alloc("kernel_game_reset")
-FN_GAME_LIVES = _alloc("kernel_game_lives")
-FN_DEVICE = _alloc("kernel_device_access")      # the CPU's TIA/RIOT/cartridge-device accesses (cpu.py)
-FN_FIRST, FN_LAST = FN_RUN_FRAME, FN_DEVICE + 1
 JAMMED = _alloc("jammed_opcode")    # last JAM opcode hit + 1 (0 = none)
 
 EX_STOP = 1
@@ -224,8 +218,20 @@ E_TRUNC_LIFE = _alloc("truncate_on_life_loss")
 E_MAXLIVES = _alloc("lives_at_start")
 G0 = _alloc("game_rules", 48)       # reward, score, terminal, lives, game-specific fields
 
+# Process-local slots, after everything a snapshot holds: the addresses of this process's compiled C
+# kernels (see _jit.py). A snapshot is the prefix s[:N_SNAPSHOT], so restoring one never touches them.
+N_SNAPSHOT = len(_names)
+FN_RUN_FRAME = _alloc("kernel_run_frame")
+FN_SYSTEM_RESET = _alloc("kernel_system_reset")
+FN_GAME_STEP = _alloc("kernel_game_step")
+FN_GAME_RESET = _alloc("kernel_game_reset")
+FN_GAME_LIVES = _alloc("kernel_game_lives")
+FN_DEVICE = _alloc("kernel_device_access")      # the CPU's TIA/RIOT/cartridge-device accesses (cpu.py)
+FN_FIRST, FN_LAST = FN_RUN_FRAME, FN_DEVICE + 1
+
 N_STATE = len(_names)
-STATE_VERSION = 2  # 2: FN_DEVICE added (console.State reads version 1 too)
+# 2: FN_DEVICE added; 3: the kernel addresses moved out of the snapshot (console.State reads 1 and 2 too)
+STATE_VERSION = 3
 
 FB_ROWS = 300
 FB_SIZE = 160 * FB_ROWS + 160       # slack: ALE's word writes may run a few pixels past a line

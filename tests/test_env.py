@@ -87,8 +87,10 @@ def test_state_bytes_round_trip_and_refusals():
         other.restore_state(st)
 
 
-def test_version_1_states_still_load():
-    """Start states recorded before the device-kernel slot existed (version 1) restore to the same machine."""
+@pytest.mark.parametrize("version,kernel_slots", [(1, 5), (2, 6)])
+def test_older_state_versions_still_load(version, kernel_slots):
+    """Start states recorded when the body still carried the (zeroed) kernel-address slots after INSTR —
+    5 in version 1, 6 in version 2 — restore to the same machine."""
     import hashlib
     import struct
 
@@ -101,12 +103,14 @@ def test_version_1_states_still_load():
     blob = st.to_bytes()
     hsize = 4 + struct.calcsize("<HH32sII")
     _, _, md5, nbody, nrng = struct.unpack("<HH32sII", blob[4:hsize])
-    body = np.delete(np.frombuffer(blob, "<i8", nbody // 8, hsize), layout.FN_DEVICE).tobytes()
-    head = blob[:4] + struct.pack("<HH32sII", 1, 0, md5, len(body), nrng)
+    assert nbody == layout.N_SNAPSHOT * 8
+    body = np.insert(np.frombuffer(blob, "<i8", nbody // 8, hsize), layout.INSTR + 1,
+                     np.zeros(kernel_slots, np.int64)).tobytes()
+    head = blob[:4] + struct.pack("<HH32sII", version, 0, md5, len(body), nrng)
     rng = blob[hsize + nbody:-16]
-    v1 = head + body + rng + hashlib.sha256(head + body + rng).digest()[:16]
-    assert State.from_bytes(v1) == st
-    env.restore_state(State.from_bytes(v1))
+    old = head + body + rng + hashlib.sha256(head + body + rng).digest()[:16]
+    assert State.from_bytes(old) == st
+    env.restore_state(State.from_bytes(old))
     run1 = _play(env, [0, 2, 3] * 30)
     env.restore_state(st)
     assert _play(env, [0, 2, 3] * 30) == run1
@@ -114,6 +118,21 @@ def test_version_1_states_still_load():
     future[4:6] = struct.pack("<H", layout.STATE_VERSION + 1)
     with pytest.raises(StateError, match="version"):
         State.from_bytes(bytes(future))
+    # a body of another version's size is refused, not misread
+    wrong = blob[:4] + struct.pack("<HH32sII", 2, 0, md5, nbody, nrng) + blob[hsize:-16]
+    wrong += hashlib.sha256(wrong).digest()[:16]
+    with pytest.raises(StateError, match="wrong size"):
+        State.from_bytes(wrong)
+
+
+def test_restore_refuses_a_state_of_the_wrong_length():
+    env = Env("pong", repeat_action_probability=0.0, seed=0)
+    st = env.clone_state()
+    before = env.clone_state()
+    for bad in (st.data[:-1].copy(), np.zeros(1, np.int64), np.concatenate([st.data, [0]])):
+        with pytest.raises(StateError, match="slots"):
+            env.restore_state(State(st.md5, bad))
+    assert env.clone_state() == before  # nothing was written
 
 
 def test_bad_options_are_refused_clearly():
