@@ -16,7 +16,7 @@ from .layout import (
     EV_J_UP, EV_J_DOWN, EV_J_LEFT, EV_J_RIGHT, EV_J_FIRE, EV_P_FIRE, EV_P_RES, EV_RESET, EV_SELECT,
     EV_DIFF_A, EV_DIFF_B, E_FRAME, E_EPFRAME, E_MODE, E_DIFF, E_PADDLE, E_PADDLE_MIN, E_PADDLE_MAX,
     E_LAST_ACT, E_LAST_DELTA, E_FRAMESKIP, E_STICKY_THRESH, E_USE_PADDLES, E_PAL, E_GAME, E_MAXFRAMES,
-    E_TRUNC_LIFE, E_MAXLIVES,
+    E_TRUNC_LIFE, E_MAXLIVES, T_FRAMES, T_LASTUPD, T_STOPDISP,
 )
 from .machine import latch_inputs, run_frame, system_reset
 from .rng import mt_next
@@ -210,6 +210,40 @@ def act(s, rom, fb, erng, a_action, b_action, a_delta, b_delta, draw_tail):
         total += one_step_act(s, rom, fb, s[E_LAST_ACT], s[E_LAST_ACT + 1], s[E_LAST_DELTA],
                               s[E_LAST_DELTA + 1], draw)
     return INT_MIN if total < INT_MIN else (INT_MAX if total > INT_MAX else total)
+
+
+DRAW_ALL = 1 << 30  # a ``draw_tail`` longer than any frame skip
+
+
+@jit(inline="always")
+def _copy(dst, src):
+    for k in range(src.shape[0]):
+        dst[k] = src[k]
+
+
+@jit
+def act_observed(s, rom, fb, erng, action, delta, snap, rsnap, draw_all):
+    """``act`` for player A as an observer of the step's last frame sees it: only that frame writes pixels
+    (every frame computes collisions). That is exact when the frame covers the screen window. When it
+    does not — the game ended mid-skip, the frame stopped above the window's bottom (older frames' rows
+    show), or a frame call ran out of instructions (a partial frame: its first rows came from an undrawn
+    call, and ALE greys what such a call left) — the step is replayed from ``snap``/``rsnap`` (scratch
+    copies of ``s`` and ``erng``) with every frame drawn. Returns (reward, draw_all): ``draw_all`` turns
+    true when a full step drew a short frame; the caller then passes it back and every frame is drawn."""
+    if draw_all or s[E_FRAMESKIP] <= 1:
+        return act(s, rom, fb, erng, action, PLAYER_B_NOOP, delta, 0, DRAW_ALL), draw_all
+    _copy(snap, s)
+    _copy(rsnap, erng)
+    f0 = s[E_FRAME]
+    t0 = s[T_FRAMES]
+    r = act(s, rom, fb, erng, action, PLAYER_B_NOOP, delta, 0, 1)
+    ran = s[E_FRAME] - f0
+    skip = s[E_FRAMESKIP]
+    if ran > 0 and (ran < skip or s[T_LASTUPD] < s[T_STOPDISP] or s[T_FRAMES] - t0 != ran):
+        _copy(s, snap)
+        _copy(erng, rsnap)
+        return act(s, rom, fb, erng, action, PLAYER_B_NOOP, delta, 0, DRAW_ALL), ran == skip
+    return r, False
 
 
 @jit

@@ -13,7 +13,7 @@ import numpy as np
 from . import ale_core, games
 from .console import Console, State, StateError
 from .games.base import ACTION_MEANINGS, ALL_ACTIONS
-from .layout import (N_SNAPSHOT, T_FRAMES, T_LASTUPD, T_STOPDISP, E_DIFF, E_EPFRAME, E_FRAME, E_FRAMESKIP, E_GAME, E_MAXFRAMES, E_MAXLIVES, E_MODE, E_PADDLE_MAX,
+from .layout import (N_SNAPSHOT, E_DIFF, E_EPFRAME, E_FRAME, E_FRAMESKIP, E_GAME, E_MAXFRAMES, E_MAXLIVES, E_MODE, E_PADDLE_MAX,
                      E_PADDLE_MIN, E_PAL, E_STICKY_THRESH, E_TRUNC_LIFE, E_USE_PADDLES, T_FBCUR)
 from .palettes import NTSC_GRAY, PAL_GRAY
 from .rng import mt_seed, new_rng
@@ -79,11 +79,11 @@ class Env:
         # lives at construction: the rules' reset values, before any frame (ALE m_max_lives)
         ale_core.dispatch.game_reset(s, s[E_GAME])
         s[E_MAXLIVES] = ale_core.lives(s)
-        # Frames inside a frame skip that nobody sees skip their pixel writes (collisions are still
-        # computed). That is exact when the observed last frame covers the whole screen window; when it
-        # does not (a short or partial frame shows rows from older frames), the step is replayed from a
-        # snapshot with every frame drawn, and this environment draws every frame from then on.
-        self._draw_tail = 1
+        # Frames inside a frame skip that nobody sees skip their pixel writes (ale_core.act_observed: exact,
+        # replaying a step fully drawn when its last frame does not cover the window); scratch copies:
+        self._snap_scratch = np.empty_like(s)
+        self._rng_scratch = np.empty_like(self.rng)
+        self._draw_all = False
         ale_core.env_reset(s, self.console.rom, self.console.fb, self.rng)
         self._screen_buffer = int(s[T_FBCUR])
         if mode is not None:
@@ -105,27 +105,8 @@ class Env:
         s = self.console.s
         # the float32 arithmetic costs ~1.5 µs a step; the default strength's delta is a constant
         delta = _DELTA_FULL if paddle_strength == 1.0 else paddle_delta(paddle_strength)
-        if self._draw_tail < s[E_FRAMESKIP]:
-            snap = s.copy()
-            rng = self.rng.copy()
-            r = ale_core.act(s, self.console.rom, self.console.fb, self.rng, a, ale_core.PLAYER_B_NOOP, delta, 0,
-                             self._draw_tail)
-            ran = s[E_FRAME] - snap[E_FRAME]
-            # replay when the last emulated frame was not drawn (the game ended mid-skip), did not cover
-            # the window (its buffer still shows older frames' rows), or a frame call ran out of
-            # instructions (a partial frame: the observed frame's first rows were rendered by an undrawn
-            # call, and ALE greys what such a call left on screen)
-            if 0 < ran and (ran < s[E_FRAMESKIP] or s[T_LASTUPD] < s[T_STOPDISP]
-                            or s[T_FRAMES] - snap[T_FRAMES] != ran):
-                if ran == s[E_FRAMESKIP]:
-                    self._draw_tail = 1 << 30  # this game draws short frames: draw everything from now on
-                s[:] = snap
-                self.rng[:] = rng
-                r = ale_core.act(s, self.console.rom, self.console.fb, self.rng, a, ale_core.PLAYER_B_NOOP, delta,
-                                 0, 1 << 30)
-        else:
-            r = ale_core.act(s, self.console.rom, self.console.fb, self.rng, a, ale_core.PLAYER_B_NOOP, delta, 0,
-                             self._draw_tail)
+        r, self._draw_all = ale_core.act_observed(s, self.console.rom, self.console.fb, self.rng, a, delta,
+                                                  self._snap_scratch, self._rng_scratch, self._draw_all)
         self._screen_buffer = int(s[T_FBCUR])
         return int(r)
 

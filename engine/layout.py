@@ -2,8 +2,8 @@
 
 Everything that decides what the console does next lives in this one array — CPU, RIOT, TIA, cartridge,
 the system RNG, the input lines and the game-rules/episode counters — so a snapshot is a copy of its
-prefix ``s[:N_SNAPSHOT]``; only the process-local kernel addresses follow that prefix. Frame buffers and
-ROM bytes live outside it (as in ALE, screens are not part of a state).
+prefix ``s[:N_SNAPSHOT]``; only process-local slots (kernel addresses, a cache) follow that prefix.
+Frame buffers and ROM bytes live outside it (as in ALE, screens are not part of a state).
 """
 from __future__ import annotations
 
@@ -219,7 +219,7 @@ E_MAXLIVES = _alloc("lives_at_start")
 G0 = _alloc("game_rules", 48)       # reward, score, terminal, lives, game-specific fields
 
 # Process-local slots, after everything a snapshot holds: the addresses of this process's compiled C
-# kernels (see _jit.py). A snapshot is the prefix s[:N_SNAPSHOT], so restoring one never touches them.
+# kernels (see _jit.py), and a cache. A snapshot is the prefix s[:N_SNAPSHOT]; a restore leaves these.
 N_SNAPSHOT = len(_names)
 FN_RUN_FRAME = _alloc("kernel_run_frame")
 FN_SYSTEM_RESET = _alloc("kernel_system_reset")
@@ -228,6 +228,10 @@ FN_GAME_RESET = _alloc("kernel_game_reset")
 FN_GAME_LIVES = _alloc("kernel_game_lives")
 FN_DEVICE = _alloc("kernel_device_access")      # the CPU's TIA/RIOT/cartridge-device accesses (cpu.py)
 FN_FIRST, FN_LAST = FN_RUN_FRAME, FN_DEVICE + 1
+# Derived, not state: each sprite's coverage of a line (tia._undrawn_collisions) keyed by the inputs it
+# was built from, reused while they stay the same (P0, P1, M0, M1, BL) — valid whatever was restored.
+CV_KEY = _alloc("cover_cache_key", 5)
+CV_WORDS = _alloc("cover_cache_words", 15)
 
 N_STATE = len(_names)
 # 2: FN_DEVICE added; 3: the kernel addresses moved out of the snapshot (console.State reads 1 and 2 too)

@@ -21,7 +21,7 @@ from .layout import (
     T_M0M_POS, T_M0M_NUM, T_M0M_SIZE, T_M0M_OFF, T_M1M_POS, T_M1M_NUM, T_M1M_SIZE,
     T_BLM_POS, T_BLM_SIZE, T_PFM_REFL, T_LASTHMOVE, T_HMBLANK_ON, T_COSMIC_ON, T_COSMIC_CNT,
     T_DUMP_ON, T_DUMP_CYC, T_AUDC0, T_AUDC1, T_AUDF0, T_AUDF1, T_AUDV0, T_AUDV1,
-    IN_FIRE, IN_RES, AUD_ON, AUD_N, AUD_LOG_OFFSET, AUD_LOG_MAX,
+    IN_FIRE, IN_RES, AUD_ON, AUD_N, AUD_LOG_OFFSET, AUD_LOG_MAX, CV_KEY, CV_WORDS,
 )
 from .tia_tables import (
     P0_BIT, M0_BIT, P1_BIT, M1_BIT, BL_BIT, PF_BIT, SCORE_BIT, PRIORITY_BIT,
@@ -269,6 +269,35 @@ def _bar_cover(pos, number, width):
 
 
 @jit(inline="always")
+def _cached_player(s, k, pos, mode, skip, grp):
+    """``_player_cover``, reused from slot ``k`` of the cover cache while its inputs are unchanged."""
+    key = (1 << 40) | (grp << 24) | (skip << 20) | (mode << 16) | (pos & 0xFFFF)
+    i = CV_WORDS + 3 * k
+    if s[CV_KEY + k] == key:
+        return s[i], s[i + 1], s[i + 2]
+    w0, w1, w2 = _player_cover(pos, mode, skip, grp)
+    s[CV_KEY + k] = key
+    s[i] = w0
+    s[i + 1] = w1
+    s[i + 2] = w2
+    return w0, w1, w2
+
+
+@jit(inline="always")
+def _cached_bar(s, k, pos, number, size):
+    key = (1 << 40) | (size << 24) | (number << 16) | (pos & 0xFFFF)
+    i = CV_WORDS + 3 * k
+    if s[CV_KEY + k] == key:
+        return s[i], s[i + 1], s[i + 2]
+    w0, w1, w2 = _bar_cover(pos, number, 1 << size)
+    s[CV_KEY + k] = key
+    s[i] = w0
+    s[i + 1] = w1
+    s[i + 2] = w2
+    return w0, w1, w2
+
+
+@jit(inline="always")
 def _below(n, base):
     """The bits of the coverage word starting at pixel ``base`` for pixels < n (0 <= n <= 160)."""
     d = n - base
@@ -298,19 +327,19 @@ def _undrawn_collisions(s, en, need, x0, x1):
     z = (0, 0, 0)
     p0 = p1 = m0 = m1 = bl = pf = z
     if en & P0_BIT:
-        p0 = _player_cover(s[T_P0M_POS], s[T_P0M_MODE], s[T_P0M_SKIP], s[T_CURGRP0])
+        p0 = _cached_player(s, 0, s[T_P0M_POS], s[T_P0M_MODE], s[T_P0M_SKIP], s[T_CURGRP0])
         p0 = (p0[0] & s0, p0[1] & s1, p0[2] & s2)
     if en & P1_BIT:
-        p1 = _player_cover(s[T_P1M_POS], s[T_P1M_MODE], s[T_P1M_SKIP], s[T_CURGRP1])
+        p1 = _cached_player(s, 1, s[T_P1M_POS], s[T_P1M_MODE], s[T_P1M_SKIP], s[T_CURGRP1])
         p1 = (p1[0] & s0, p1[1] & s1, p1[2] & s2)
     if (en & M0_BIT) and s[T_M0M_OFF] == 0:
-        m0 = _bar_cover(s[T_M0M_POS], s[T_M0M_NUM], 1 << s[T_M0M_SIZE])
+        m0 = _cached_bar(s, 2, s[T_M0M_POS], s[T_M0M_NUM], s[T_M0M_SIZE])
         m0 = (m0[0] & s0, m0[1] & s1, m0[2] & s2)
     if en & M1_BIT:
-        m1 = _bar_cover(s[T_M1M_POS], s[T_M1M_NUM], 1 << s[T_M1M_SIZE])
+        m1 = _cached_bar(s, 3, s[T_M1M_POS], s[T_M1M_NUM], s[T_M1M_SIZE])
         m1 = (m1[0] & s0, m1[1] & s1, m1[2] & s2)
     if en & BL_BIT:
-        bl = _bar_cover(s[T_BLM_POS], 0, 1 << s[T_BLM_SIZE])
+        bl = _cached_bar(s, 4, s[T_BLM_POS], 0, s[T_BLM_SIZE])
         bl = (bl[0] & s0, bl[1] & s1, bl[2] & s2)
     # the playfield only matters where a sprite whose pair with it is still needed shows
     u0 = u1 = u2 = 0

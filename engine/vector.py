@@ -12,7 +12,7 @@ from numba import njit, prange
 
 from . import ale_core
 from .env import Env, paddle_delta
-from .layout import E_EPFRAME, E_FRAME, E_FRAMESKIP, RAM0, T_FBCUR, T_FRAMES, T_LASTUPD, T_STOPDISP
+from .layout import E_EPFRAME, E_FRAME, RAM0, T_FBCUR
 from .palettes import NTSC, NTSC_GRAY, PAL, PAL_GRAY
 
 OBS_RGB, OBS_GRAY, OBS_RAM, OBS_NONE = range(4)
@@ -32,25 +32,11 @@ def _step_all(S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, live
         elif obs_kind > OBS_GRAY:
             # RAM observations: no pixel is ever looked at (collisions are still computed)
             rewards[i] = ale_core.act(s, rom, fb, R[i], actions[i], ale_core.PLAYER_B_NOOP, deltas[i], 0, 0)
-        elif drawall[i]:
-            rewards[i] = ale_core.act(s, rom, fb, R[i], actions[i], ale_core.PLAYER_B_NOOP, deltas[i], 0, 1 << 30)
         else:
-            # Draw only the observed last frame, as Env.act does; when that frame ended early or did not
-            # cover the window (older frames' rows would show), replay the step with every frame drawn.
-            SNAP[i, :] = s
-            RSNAP[i, :] = R[i]
-            f0 = s[E_FRAME]
-            t0 = s[T_FRAMES]
-            r = ale_core.act(s, rom, fb, R[i], actions[i], ale_core.PLAYER_B_NOOP, deltas[i], 0, 1)
-            ran = s[E_FRAME] - f0
-            skip = s[E_FRAMESKIP]
-            # (a frame call that ran out of instructions leaves rows its undrawn call rendered: Env.act)
-            if ran > 0 and (ran < skip or s[T_LASTUPD] < s[T_STOPDISP] or s[T_FRAMES] - t0 != ran):
-                if ran == skip:
-                    drawall[i] = 1
-                s[:] = SNAP[i]
-                R[i][:] = RSNAP[i]
-                r = ale_core.act(s, rom, fb, R[i], actions[i], ale_core.PLAYER_B_NOOP, deltas[i], 0, 1 << 30)
+            # only the observed last frame draws (replayed fully drawn where that is not exact)
+            r, d = ale_core.act_observed(s, rom, fb, R[i], actions[i], deltas[i], SNAP[i], RSNAP[i],
+                                         drawall[i] != 0)
+            drawall[i] = 1 if d else 0
             rewards[i] = r
         term = s[ale_core.G_TERMINAL] != 0
         trunc = ale_core.is_truncated(s) and not term

@@ -285,7 +285,8 @@ def test_bar_marks_equal_a_pixel_by_pixel_reference():
 def test_undrawn_collisions_equal_the_per_pixel_reading():
     """Undrawn segments latch collisions from 64-bit coverage words: for random positions, NUSIZ modes,
     graphics, skip flags, playfields (both reflections), enabled sets, open latches and segments, the bits
-    equal a pixel-by-pixel reading of the object tables the drawn path marks from."""
+    equal a pixel-by-pixel reading of the object tables the drawn path marks from — also when a line's
+    earlier segments left covers in the cache (unchanged objects, or one input changed since)."""
     from engine import tia
     from engine.layout import (
         N_STATE, T_BLM_POS, T_BLM_SIZE, T_CURGRP0, T_CURGRP1, T_M0M_NUM, T_M0M_OFF, T_M0M_POS, T_M0M_SIZE,
@@ -298,17 +299,30 @@ def test_undrawn_collisions_equal_the_per_pixel_reading():
 
     rng = np.random.default_rng(0)
     s = np.zeros(N_STATE, np.int64)
+    # each cover's inputs and their ranges
+    span = {**dict.fromkeys([T_P0M_POS, T_P1M_POS, T_M0M_POS, T_M1M_POS, T_BLM_POS], 160),
+            **dict.fromkeys([T_P0M_MODE, T_P1M_MODE, T_M0M_NUM, T_M1M_NUM], 8),
+            **dict.fromkeys([T_P0M_SKIP, T_P1M_SKIP], 2), **dict.fromkeys([T_M0M_SIZE, T_M1M_SIZE, T_BLM_SIZE], 4),
+            **dict.fromkeys([T_CURGRP0, T_CURGRP1], 256)}
+    inputs = list(span)
     hits = 0
-    for trial in range(3000):
-        s[[T_P0M_POS, T_P1M_POS, T_M0M_POS, T_M1M_POS, T_BLM_POS]] = rng.integers(0, 160, 5)
-        if trial % 2:   # copies that run past pixel 159 and wrap to the line's start
-            s[[T_P0M_POS, T_P1M_POS, T_M0M_POS]] = rng.integers(100, 160, 3)
-            s[T_BLM_POS] = rng.integers(0, 8)
-        s[[T_P0M_MODE, T_P1M_MODE, T_M0M_NUM, T_M1M_NUM]] = rng.integers(0, 8, 4)
-        s[[T_P0M_SKIP, T_P1M_SKIP, T_M0M_OFF, T_PFM_REFL]] = rng.integers(0, 2, 4)
-        s[[T_M0M_SIZE, T_M1M_SIZE, T_BLM_SIZE]] = rng.integers(0, 4, 3)
-        s[[T_CURGRP0, T_CURGRP1]] = rng.integers(0, 256, 2)
-        s[T_PF] = rng.integers(0, 1 << 20) & rng.integers(0, 1 << 20)
+    for trial in range(4500):
+        if trial % 3 == 2:
+            # the same objects over another segment (later segments of a line reuse each cached cover),
+            # or with one input changed (that object's cover must be rebuilt, the others' reused)
+            if trial % 2:
+                k = inputs[int(rng.integers(0, len(inputs)))]
+                s[k] = (s[k] + 1) % span[k]
+        else:
+            s[[T_P0M_POS, T_P1M_POS, T_M0M_POS, T_M1M_POS, T_BLM_POS]] = rng.integers(0, 160, 5)
+            if trial % 2:   # copies that run past pixel 159 and wrap to the line's start
+                s[[T_P0M_POS, T_P1M_POS, T_M0M_POS]] = rng.integers(100, 160, 3)
+                s[T_BLM_POS] = rng.integers(0, 8)
+            s[[T_P0M_MODE, T_P1M_MODE, T_M0M_NUM, T_M1M_NUM]] = rng.integers(0, 8, 4)
+            s[[T_P0M_SKIP, T_P1M_SKIP, T_M0M_OFF, T_PFM_REFL]] = rng.integers(0, 2, 4)
+            s[[T_M0M_SIZE, T_M1M_SIZE, T_BLM_SIZE]] = rng.integers(0, 4, 3)
+            s[[T_CURGRP0, T_CURGRP1]] = rng.integers(0, 256, 2)
+            s[T_PF] = rng.integers(0, 1 << 20) & rng.integers(0, 1 << 20)
         en, need = int(rng.integers(0, 64)), int(rng.integers(0, 1 << 15))
         x0 = int(rng.integers(0, 40 if trial % 2 else 160))
         x1 = int(rng.integers(x0, 161))
@@ -331,4 +345,36 @@ def test_undrawn_collisions_equal_the_per_pixel_reading():
         want &= need
         hits += want != 0
         assert tia._undrawn_collisions(s, en, need, x0, x1) == want
-    assert hits > 100   # the draws do exercise collisions (~260 of 3 000), not just empty segments
+    assert hits > 150   # the draws do exercise collisions, not just empty segments
+
+
+def test_the_cover_cache_never_serves_a_stale_cover():
+    """Each sprite's line cover is cached with the inputs it was built from: after any one input changes,
+    every object enabled and every latch open, the bits equal those computed with an empty cache."""
+    from engine import tia
+    from engine.layout import (
+        CV_KEY, N_STATE, T_BLM_POS, T_BLM_SIZE, T_CURGRP0, T_CURGRP1, T_M0M_NUM, T_M0M_POS, T_M0M_SIZE,
+        T_M1M_NUM, T_M1M_POS, T_M1M_SIZE, T_P0M_MODE, T_P0M_POS, T_P0M_SKIP, T_P1M_MODE, T_P1M_POS,
+        T_P1M_SKIP, T_PF,
+    )
+
+    span = {**dict.fromkeys([T_P0M_POS, T_P1M_POS, T_M0M_POS, T_M1M_POS, T_BLM_POS], 160),
+            **dict.fromkeys([T_P0M_MODE, T_P1M_MODE, T_M0M_NUM, T_M1M_NUM], 8),
+            **dict.fromkeys([T_P0M_SKIP, T_P1M_SKIP], 2), **dict.fromkeys([T_M0M_SIZE, T_M1M_SIZE, T_BLM_SIZE], 4),
+            **dict.fromkeys([T_CURGRP0, T_CURGRP1], 256)}
+    rng = np.random.default_rng(1)
+    s = np.zeros(N_STATE, np.int64)
+    differed = {k: 0 for k in span}
+    for trial in range(200 * len(span)):
+        for k, n in span.items():
+            s[k] = rng.integers(0, n)
+        s[T_PF] = rng.integers(0, 1 << 20)
+        before = tia._undrawn_collisions(s, 63, (1 << 15) - 1, 0, 160)   # fills the cache
+        k = list(span)[trial % len(span)]
+        s[k] = (s[k] + rng.integers(1, span[k])) % span[k]
+        cold = s.copy()
+        cold[CV_KEY:CV_KEY + 5] = 0
+        want = tia._undrawn_collisions(cold, 63, (1 << 15) - 1, 0, 160)
+        assert tia._undrawn_collisions(s, 63, (1 << 15) - 1, 0, 160) == want, (trial, k)
+        differed[k] += want != before
+    assert min(differed.values()) > 5   # every input's change did change some latches
