@@ -5,8 +5,6 @@ Random decides on every frame (60 Hz), not every 5 frames as the learners do; it
 """
 from __future__ import annotations
 
-import numpy as np
-
 from .base import BaseAgent, Observation
 
 N_ALE_ACTIONS = 18

@@ -280,12 +280,7 @@ class SarsaAgent(BaseAgent):
 
     def save(self, path) -> None:
         self._ensure_weights()
-        extra = {}
-        for attr in ("background", "classes"):
-            if hasattr(self.features, attr):
-                extra[attr] = getattr(self.features, attr)
-        if hasattr(self.features, "save_arrays"):  # state a feature set keeps beyond its header (Blob-PROST's slots)
-            extra.update(self.features.save_arrays())
+        extra = self.features.save_arrays()  # what the feature set keeps beyond its header
         np.savez_compressed(path, header=np.array(json.dumps(self.header())), w=self.w, **extra)
 
     def load(self, path) -> None:
@@ -307,16 +302,10 @@ class SarsaAgent(BaseAgent):
                 from .features.lsh import LshFeatures
                 self.features = LshFeatures(height=fh["height"], seed=fh["seed"], n_probes=fh["n_probes"],
                                             probe_bits=fh["probe_bits"], m=fh["m"])
-            for attr in ("background", "classes"):
-                if attr in z.files and hasattr(self.features, attr):
-                    setattr(self.features, attr, np.ascontiguousarray(z[attr]))
-            if "classes" in z.files and hasattr(self.features, "classes"):
-                self.features.__init__(self.features.background, self.features.classes)
-            if hasattr(self.features, "load_arrays"):
-                try:
-                    self.features.load_arrays({k: z[k] for k in z.files if k not in ("header", "w")}, fh)
-                except ValueError as e:
-                    raise ValueError(f"{path}: {e}") from None
+            try:
+                self.features.load_arrays({k: z[k] for k in z.files if k not in ("header", "w")}, fh)
+            except ValueError as e:
+                raise ValueError(f"{path}: {e}") from None
             if w.shape[1] != self.features.n_features:
                 raise ValueError(f"{path}: {w.shape[1]} features, this feature set has {self.features.n_features}")
             self.w = w.astype(np.float32)

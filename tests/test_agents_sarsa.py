@@ -127,3 +127,33 @@ def test_lsh_weights_carry_their_probes(tmp_path):
     b.begin_episode(obs)
     np.testing.assert_allclose(b.q_values(), a.q_values() * 0 + [float(a.w[i, a.features.active(obs)].sum())
                                                                 for i in range(3)])
+
+
+def test_weights_carry_background_and_disco_classes(tmp_path):
+    """A Basic/BASS/DISCO agent's background (and DISCO's classes) travel in its weights file through the
+    feature set's save_arrays/load_arrays; arrays that do not fit are refused by name."""
+    from agents.features.bass import BassFeatures
+    from agents.features.disco import DiscoFeatures
+
+    rng = np.random.default_rng(0)
+    bg = (rng.integers(0, 128, (210, 160)) * 2).astype(np.uint8)
+    classes = np.array([[14, 8, 10], [68, 4, 4]], np.int64)
+    for make in (lambda b: BassFeatures(b), lambda b: DiscoFeatures(b, classes if b is bg else classes[:1])):
+        a = SarsaAgent(make(bg), seed=0)
+        a.actions = [0, 1]
+        a._ensure_weights()
+        a.w[:] = rng.normal(size=a.w.shape)
+        a.save(tmp_path / "w.npz")
+        b = SarsaAgent(make(np.zeros((210, 160), np.uint8)), seed=0)
+        b.load(tmp_path / "w.npz")
+        assert np.array_equal(b.features.background, bg) and np.array_equal(b.w, a.w)
+        if isinstance(a.features, DiscoFeatures):
+            assert np.array_equal(b.features.classes, classes) and b.features.n_features == a.features.n_features
+        with np.load(tmp_path / "w.npz") as z:
+            arrays = {k: z[k] for k in z.files}
+        arrays["background"] = np.zeros((210, 7), np.uint8)
+        np.savez(tmp_path / "bad.npz", **arrays)
+        c = SarsaAgent(make(np.zeros((210, 160), np.uint8)), seed=0)
+        with pytest.raises(ValueError, match="background of shape"):
+            c.load(tmp_path / "bad.npz")
+        assert not c.features.background.any()

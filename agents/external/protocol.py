@@ -18,7 +18,6 @@ import signal
 import socket
 import struct
 import subprocess
-import sys
 import threading
 import time
 import zlib

@@ -17,6 +17,14 @@ N_TILE_Y = 14
 TILE_W = 10
 
 
+def checked_background(a) -> np.ndarray:
+    """A background array read from a weights file: rows x 160 palette indices, else ValueError."""
+    a = np.asarray(a)
+    if a.ndim != 2 or a.shape[1] != 160 or a.dtype.kind not in "iu":
+        raise ValueError(f"background of shape {a.shape} and dtype {a.dtype}, not rows x 160 colours")
+    return np.ascontiguousarray(a, np.uint8)
+
+
 class FeatureSet:
     """Base: ``n_features``, ``active(obs)``, ``reference(obs)``, ``header()`` (what a weights file records)."""
 
@@ -34,6 +42,13 @@ class FeatureSet:
 
     def header(self) -> dict:
         return {"features": self.name, "n_features": int(self.n_features)}
+
+    def save_arrays(self) -> dict:
+        """Arrays a weights file keeps beside the header (a background, DISCO's classes, Blob-PROST's slots)."""
+        return {}
+
+    def load_arrays(self, arrays, header: dict) -> None:
+        """Take back what ``save_arrays`` wrote; raises ValueError, changing nothing, on arrays that do not fit."""
 
 
 @njit(cache=True, nogil=True)

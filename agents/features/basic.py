@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._nb import njit
-from . import N_TILE_X, N_TILE_Y, TILE_W, FeatureSet
+from . import N_TILE_X, N_TILE_Y, TILE_W, FeatureSet, checked_background
 
 N_COLOURS = 128
 
@@ -61,6 +61,13 @@ class BasicFeatures(FeatureSet):
         self.n_singles = N_TILE_X * N_TILE_Y * nc
         self.n_features = self.n_singles
         self._mark = np.zeros(self.n_singles, np.uint8)
+
+    def save_arrays(self) -> dict:
+        return {"background": self.background}
+
+    def load_arrays(self, arrays, header: dict) -> None:
+        if "background" in arrays:
+            self.background = checked_background(arrays["background"])
 
     def _screen(self, obs):
         s = obs.screen

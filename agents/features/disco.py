@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._nb import njit
-from . import FeatureSet, sample_screens, tri_index
+from . import FeatureSet, checked_background, sample_screens, tri_index
 
 N_TILINGS = 8
 GRID = 8
@@ -237,6 +237,16 @@ class DiscoFeatures(FeatureSet):
 
     def header(self) -> dict:
         return {**super().header(), "classes": self.classes.tolist()}
+
+    def save_arrays(self) -> dict:
+        return {"background": self.background, "classes": self.classes}
+
+    def load_arrays(self, arrays, header: dict) -> None:
+        bg = checked_background(arrays["background"]) if "background" in arrays else self.background
+        classes = np.asarray(arrays["classes"]) if "classes" in arrays else self.classes
+        if classes.dtype.kind not in "iu" or classes.size % 3:
+            raise ValueError(f"DISCO classes of shape {classes.shape} and dtype {classes.dtype}")
+        self.__init__(bg, classes)
 
     def reset(self) -> None:
         self._prev = np.zeros((0, 3), np.int64)
