@@ -6,10 +6,12 @@ the same seeded random play (A, B, then B, A, ...), so the load spikes of a shar
 sides alike. Separate runs of ``bench`` differ by 10-25 % on the 2-core dev VM; this reads a 3-5 %
 change reliably. ``undrawn`` steps frames nobody sees (the search workload and 3 of 4 frames under frame
 skip 4), ``fs4`` calls ``Env.act`` at frame skip 4 (the ``bench`` workload). The other tree is imported as
-package ``engine_ref`` (the engine's imports are relative), so it compiles once into its own cache folder.
+package ``engine_ref`` (the engine's imports are relative) from a fixed folder per REF, so it compiles
+once (~5 min) and later runs load it.
 """
 from __future__ import annotations
 
+import hashlib
 import importlib
 import shutil
 import subprocess
@@ -24,9 +26,18 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _reference_tree(ref: str) -> Path:
-    """A temporary folder with REF's engine as package ``engine_ref``."""
-    tmp = Path(tempfile.mkdtemp(prefix="ab-engines-"))
+    """A folder with REF's engine as package ``engine_ref``. The folder's path is fixed per REF (a
+    resolved revision, or the source folder's path): the compiled-code cache is per package folder, so the
+    reference compiles once, not on every run."""
     src = Path(ref)
+    if (src / "engine").is_dir():
+        key = "dir-" + hashlib.sha1(str(src.resolve()).encode()).hexdigest()[:12]
+    else:
+        key = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", ref + "^{commit}"], check=True,
+                             capture_output=True, text=True).stdout.strip()[:12]
+    tmp = Path(tempfile.gettempdir()) / "arcade-lab-ab-engines" / key
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
     if (src / "engine").is_dir():
         shutil.copytree(src / "engine", tmp / "engine_ref", ignore=shutil.ignore_patterns("__pycache__"))
     else:
