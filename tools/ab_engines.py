@@ -3,8 +3,9 @@
 Times this checkout's ``engine`` (B) against another engine tree REF (A: a directory holding an
 ``engine`` package, or a git revision of this repository) in ONE process, alternating short chunks of
 the same seeded random play (A, B, then B, A, ...), so the load spikes of a shared machine land on both
-sides alike. Separate runs of ``bench`` differ by 10-25 % on the 2-core dev VM; this reads a 3-5 %
-change reliably. ``undrawn`` steps frames nobody sees (the search workload and 3 of 4 frames under frame
+sides alike. Separate runs of ``bench`` differ by 10-25 % on the 2-core dev VM; with the default 16
+rounds on an otherwise idle machine repeated readings agree within a few percent (not beside other
+work: one Alien reading moved from +13 % to -6 % next to the test suite). ``undrawn`` steps frames nobody sees (the search workload and 3 of 4 frames under frame
 skip 4), ``fs4`` calls ``Env.act`` at frame skip 4 (the ``bench`` workload). The other tree is imported as
 package ``engine_ref`` (the engine's imports are relative) from a fixed folder per REF, so it compiles
 once (~5 min) and later runs load it.
