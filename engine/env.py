@@ -11,15 +11,13 @@ import time
 import numpy as np
 
 from . import ale_core, games
-from .console import Console, State, StateError
+from .console import _SNAP_SHAPE, Console, State, StateError
 from .games.base import ACTION_MEANINGS, ALL_ACTIONS
-from .layout import (N_SNAPSHOT, E_DIFF, E_EPFRAME, E_FRAME, E_FRAMESKIP, E_GAME, E_MAXFRAMES, E_MAXLIVES, E_MODE, E_PADDLE_MAX,
+from .layout import (E_DIFF, E_EPFRAME, E_FRAME, E_FRAMESKIP, E_GAME, E_MAXFRAMES, E_MAXLIVES, E_MODE, E_PADDLE_MAX,
                      E_PADDLE_MIN, E_PAL, E_STICKY_THRESH, E_TRUNC_LIFE, E_USE_PADDLES, T_FBCUR)
 from .palettes import NTSC_GRAY, PAL_GRAY
 from .rng import mt_seed, new_rng
 from .roms import RomError
-
-_SNAP_SHAPE = (N_SNAPSHOT,)
 
 __all__ = ["Env", "State", "StateError", "sticky_threshold", "paddle_delta"]
 
