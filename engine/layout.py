@@ -228,10 +228,15 @@ FN_GAME_RESET = _alloc("kernel_game_reset")
 FN_GAME_LIVES = _alloc("kernel_game_lives")
 FN_DEVICE = _alloc("kernel_device_access")      # the CPU's TIA/RIOT/cartridge-device accesses (cpu.py)
 FN_FIRST, FN_LAST = FN_RUN_FRAME, FN_DEVICE + 1
-# Derived, not state: each sprite's coverage of a line (tia._undrawn_collisions) keyed by the inputs it
-# was built from, reused while they stay the same (P0, P1, M0, M1, BL) — valid whatever was restored.
-CV_KEY = _alloc("cover_cache_key", 5)
-CV_WORDS = _alloc("cover_cache_words", 15)
+# Derived, not state: each object's coverage of a line (tia._undrawn_collisions) keyed by the inputs it
+# was built from, reused while they stay the same (P0, P1, M0, M1, BL, PF) — valid whatever was restored.
+CV_KEY = _alloc("cover_cache_key", 6)
+CV_WORDS = _alloc("cover_cache_words", 18)
+# The current line's undrawn coverage per object (same order, three words each) and which objects have
+# some: collisions are latched from it once per line (tia.flush_coverage). Empty after every run_frame,
+# so a snapshot never misses a pending collision.
+ACC_OBJS = _alloc("line_cover_objects")
+ACC_WORDS = _alloc("line_cover_words", 18)
 
 N_STATE = len(_names)
 # 2: FN_DEVICE added; 3: the kernel addresses moved out of the snapshot (console.State reads 1 and 2 too)

@@ -22,6 +22,7 @@ from .layout import (
     T_BLM_POS, T_BLM_SIZE, T_PFM_REFL, T_LASTHMOVE, T_HMBLANK_ON, T_COSMIC_ON, T_COSMIC_CNT,
     T_DUMP_ON, T_DUMP_CYC, T_AUDC0, T_AUDC1, T_AUDF0, T_AUDF1, T_AUDV0, T_AUDV1,
     IN_FIRE, IN_RES, AUD_ON, AUD_N, AUD_LOG_OFFSET, AUD_LOG_MAX, CV_KEY, CV_WORDS,
+    ACC_OBJS, ACC_WORDS,
 )
 from .tia_tables import (
     P0_BIT, M0_BIT, P1_BIT, M1_BIT, BL_BIT, PF_BIT, SCORE_BIT, PRIORITY_BIT,
@@ -269,32 +270,59 @@ def _bar_cover(pos, number, width):
 
 
 @jit(inline="always")
-def _cached_player(s, k, pos, mode, skip, grp):
-    """``_player_cover``, reused from slot ``k`` of the cover cache while its inputs are unchanged."""
-    key = (1 << 40) | (grp << 24) | (skip << 20) | (mode << 16) | (pos & 0xFFFF)
-    i = CV_WORDS + 3 * k
-    if s[CV_KEY + k] == key:
-        return s[i], s[i + 1], s[i + 2]
-    w0, w1, w2 = _player_cover(pos, mode, skip, grp)
-    s[CV_KEY + k] = key
-    s[i] = w0
-    s[i + 1] = w1
-    s[i + 2] = w2
+def _pf_cover(v, r):
+    w0 = w1 = w2 = 0
+    for nib in range(5):
+        q = (v >> (4 * nib)) & 15
+        if q:
+            w0 |= PF_COVER[r, nib, q, 0]
+            w1 |= PF_COVER[r, nib, q, 1]
+            w2 |= PF_COVER[r, nib, q, 2]
     return w0, w1, w2
 
 
 @jit(inline="always")
-def _cached_bar(s, k, pos, number, size):
-    key = (1 << 40) | (size << 24) | (number << 16) | (pos & 0xFFFF)
+def _cached(s, k, key):
+    """Slot ``k`` of the cover cache: (True, its words) when they were built from ``key``."""
     i = CV_WORDS + 3 * k
-    if s[CV_KEY + k] == key:
-        return s[i], s[i + 1], s[i + 2]
-    w0, w1, w2 = _bar_cover(pos, number, 1 << size)
+    return s[CV_KEY + k] == key, s[i], s[i + 1], s[i + 2]
+
+
+@jit(inline="always")
+def _cache(s, k, key, w):
+    i = CV_WORDS + 3 * k
     s[CV_KEY + k] = key
-    s[i] = w0
-    s[i + 1] = w1
-    s[i + 2] = w2
-    return w0, w1, w2
+    s[i] = w[0]
+    s[i + 1] = w[1]
+    s[i + 2] = w[2]
+    return w
+
+
+@jit(inline="always")
+def _player_words(s, k, pos, mode, skip, grp):
+    key = (1 << 40) | (grp << 24) | (skip << 20) | (mode << 16) | (pos & 0xFFFF)
+    hit, w0, w1, w2 = _cached(s, k, key)
+    if hit:
+        return w0, w1, w2
+    return _cache(s, k, key, _player_cover(pos, mode, skip, grp))
+
+
+@jit(inline="always")
+def _bar_words(s, k, pos, number, size):
+    key = (1 << 40) | (size << 24) | (number << 16) | (pos & 0xFFFF)
+    hit, w0, w1, w2 = _cached(s, k, key)
+    if hit:
+        return w0, w1, w2
+    return _cache(s, k, key, _bar_cover(pos, number, 1 << size))
+
+
+@jit(inline="always")
+def _pf_words(s, v, r):
+    key = (1 << 40) | (r << 20) | v
+    hit, w0, w1, w2 = _cached(s, 5, key)
+    if hit:
+        return w0, w1, w2
+    return _cache(s, 5, key, _pf_cover(v, r))
 
 
 @jit(inline="always")
@@ -309,6 +337,85 @@ def _below(n, base):
 
 
 @jit(inline="always")
+def _add(s, objs, bit, k, w0, w1, w2):
+    """OR one object's clipped cover into the line's slot ``k`` (stored over it when ``objs`` has no
+    ``bit`` yet: slots are not cleared between lines)."""
+    i = ACC_WORDS + 3 * k
+    if objs & bit:
+        s[i] |= w0
+        s[i + 1] |= w1
+        s[i + 2] |= w2
+    else:
+        s[i] = w0
+        s[i + 1] = w1
+        s[i + 2] = w2
+
+
+@jit
+def _undrawn_collisions(s, en, need, x0, x1):
+    """Add what objects ``en`` cover of pixels [x0, x1) of a line nobody sees to the line's coverage
+    (``flush_coverage`` latches the collisions). A line's segments cover disjoint pixels, so two objects
+    meet in the line's union exactly where they met in one segment: the pair tests run once per line,
+    not once per segment (a game writes a sprite register several times a line). Coverage is three 64-bit
+    words per object, from the same tables ``_render`` marks and scans pixel by pixel when it draws."""
+    s0 = _below(x1, 0) & ~_below(x0, 0)
+    s1 = _below(x1, 64) & ~_below(x0, 64)
+    s2 = _below(x1, 128) & ~_below(x0, 128)
+    objs = s[ACC_OBJS]
+    added = 0
+    u0 = u1 = u2 = 0   # where a sprite whose pair with the playfield is still needed shows
+    if en & P0_BIT:
+        w0, w1, w2 = _player_words(s, 0, s[T_P0M_POS], s[T_P0M_MODE], s[T_P0M_SKIP], s[T_CURGRP0])
+        w0, w1, w2 = w0 & s0, w1 & s1, w2 & s2
+        _add(s, objs, P0_BIT, 0, w0, w1, w2)
+        added |= P0_BIT
+        if need & (1 << 4):
+            u0, u1, u2 = u0 | w0, u1 | w1, u2 | w2
+    if en & P1_BIT:
+        w0, w1, w2 = _player_words(s, 1, s[T_P1M_POS], s[T_P1M_MODE], s[T_P1M_SKIP], s[T_CURGRP1])
+        w0, w1, w2 = w0 & s0, w1 & s1, w2 & s2
+        _add(s, objs, P1_BIT, 1, w0, w1, w2)
+        added |= P1_BIT
+        if need & (1 << 6):
+            u0, u1, u2 = u0 | w0, u1 | w1, u2 | w2
+    if (en & M0_BIT) and s[T_M0M_OFF] == 0:
+        w0, w1, w2 = _bar_words(s, 2, s[T_M0M_POS], s[T_M0M_NUM], s[T_M0M_SIZE])
+        w0, w1, w2 = w0 & s0, w1 & s1, w2 & s2
+        _add(s, objs, M0_BIT, 2, w0, w1, w2)
+        added |= M0_BIT
+        if need & (1 << 8):
+            u0, u1, u2 = u0 | w0, u1 | w1, u2 | w2
+    if en & M1_BIT:
+        w0, w1, w2 = _bar_words(s, 3, s[T_M1M_POS], s[T_M1M_NUM], s[T_M1M_SIZE])
+        w0, w1, w2 = w0 & s0, w1 & s1, w2 & s2
+        _add(s, objs, M1_BIT, 3, w0, w1, w2)
+        added |= M1_BIT
+        if need & (1 << 10):
+            u0, u1, u2 = u0 | w0, u1 | w1, u2 | w2
+    if en & BL_BIT:
+        w0, w1, w2 = _bar_words(s, 4, s[T_BLM_POS], 0, s[T_BLM_SIZE])
+        w0, w1, w2 = w0 & s0, w1 & s1, w2 & s2
+        _add(s, objs, BL_BIT, 4, w0, w1, w2)
+        added |= BL_BIT
+        if need & (1 << 12):
+            u0, u1, u2 = u0 | w0, u1 | w1, u2 | w2
+    # the playfield only matters where such a sprite shows (its other pairs are latched already)
+    if (en & PF_BIT) and (u0 | u1 | u2) != 0:
+        w0, w1, w2 = _pf_words(s, s[T_PF], s[T_PFM_REFL])
+        _add(s, objs, PF_BIT, 5, w0 & u0, w1 & u1, w2 & u2)
+        added |= PF_BIT
+    s[ACC_OBJS] = objs | added
+
+
+@jit(inline="always")
+def _line_cover(s, objs, bit, k):
+    if objs & bit:
+        i = ACC_WORDS + 3 * k
+        return s[i], s[i + 1], s[i + 2]
+    return 0, 0, 0
+
+
+@jit(inline="always")
 def _pair(need, k, a, b):
     """Collision bit ``k`` when it is still needed and coverages ``a`` and ``b`` meet."""
     if (need >> k) & 1 and ((a[0] & b[0]) | (a[1] & b[1]) | (a[2] & b[2])) != 0:
@@ -317,59 +424,26 @@ def _pair(need, k, a, b):
 
 
 @jit
-def _undrawn_collisions(s, en, need, x0, x1):
-    """The collision bits objects ``en`` latch over pixels [x0, x1) of a line nobody sees: each object's
-    coverage of the line as three 64-bit words, clipped to the segment, one AND per latch still
-    ``need``ed — the same pixels ``_render`` marks and scans one by one when it draws."""
-    s0 = _below(x1, 0) & ~_below(x0, 0)
-    s1 = _below(x1, 64) & ~_below(x0, 64)
-    s2 = _below(x1, 128) & ~_below(x0, 128)
-    z = (0, 0, 0)
-    p0 = p1 = m0 = m1 = bl = pf = z
-    if en & P0_BIT:
-        p0 = _cached_player(s, 0, s[T_P0M_POS], s[T_P0M_MODE], s[T_P0M_SKIP], s[T_CURGRP0])
-        p0 = (p0[0] & s0, p0[1] & s1, p0[2] & s2)
-    if en & P1_BIT:
-        p1 = _cached_player(s, 1, s[T_P1M_POS], s[T_P1M_MODE], s[T_P1M_SKIP], s[T_CURGRP1])
-        p1 = (p1[0] & s0, p1[1] & s1, p1[2] & s2)
-    if (en & M0_BIT) and s[T_M0M_OFF] == 0:
-        m0 = _cached_bar(s, 2, s[T_M0M_POS], s[T_M0M_NUM], s[T_M0M_SIZE])
-        m0 = (m0[0] & s0, m0[1] & s1, m0[2] & s2)
-    if en & M1_BIT:
-        m1 = _cached_bar(s, 3, s[T_M1M_POS], s[T_M1M_NUM], s[T_M1M_SIZE])
-        m1 = (m1[0] & s0, m1[1] & s1, m1[2] & s2)
-    if en & BL_BIT:
-        bl = _cached_bar(s, 4, s[T_BLM_POS], 0, s[T_BLM_SIZE])
-        bl = (bl[0] & s0, bl[1] & s1, bl[2] & s2)
-    # the playfield only matters where a sprite whose pair with it is still needed shows
-    u0 = u1 = u2 = 0
-    if need & (1 << 4):
-        u0, u1, u2 = u0 | p0[0], u1 | p0[1], u2 | p0[2]
-    if need & (1 << 6):
-        u0, u1, u2 = u0 | p1[0], u1 | p1[1], u2 | p1[2]
-    if need & (1 << 8):
-        u0, u1, u2 = u0 | m0[0], u1 | m0[1], u2 | m0[2]
-    if need & (1 << 10):
-        u0, u1, u2 = u0 | m1[0], u1 | m1[1], u2 | m1[2]
-    if need & (1 << 12):
-        u0, u1, u2 = u0 | bl[0], u1 | bl[1], u2 | bl[2]
-    if (en & PF_BIT) and (u0 | u1 | u2) != 0:
-        v = s[T_PF]
-        r = s[T_PFM_REFL]
-        w0 = w1 = w2 = 0
-        for nib in range(5):
-            q = (v >> (4 * nib)) & 15
-            if q:
-                w0 |= PF_COVER[r, nib, q, 0]
-                w1 |= PF_COVER[r, nib, q, 1]
-                w2 |= PF_COVER[r, nib, q, 2]
-        pf = (w0 & u0, w1 & u1, w2 & u2)
+def flush_coverage(s):
+    """Latch the collisions of the current line's undrawn coverage and empty it: at the end of each line,
+    before a collision register is read, and when ``run_frame`` returns."""
+    objs = s[ACC_OBJS]
+    s[ACC_OBJS] = 0
+    need = COLLISION[objs & 63] & ~s[T_COLLISION]
+    if need == 0:
+        return
+    p0 = _line_cover(s, objs, P0_BIT, 0)
+    p1 = _line_cover(s, objs, P1_BIT, 1)
+    m0 = _line_cover(s, objs, M0_BIT, 2)
+    m1 = _line_cover(s, objs, M1_BIT, 3)
+    bl = _line_cover(s, objs, BL_BIT, 4)
+    pf = _line_cover(s, objs, PF_BIT, 5)
     # latch bit order of tia_tables._collision_table
-    return (_pair(need, 0, m0, p1) | _pair(need, 1, m0, p0) | _pair(need, 2, m1, p0) | _pair(need, 3, m1, p1)
-            | _pair(need, 4, p0, pf) | _pair(need, 5, p0, bl) | _pair(need, 6, p1, pf) | _pair(need, 7, p1, bl)
-            | _pair(need, 8, m0, pf) | _pair(need, 9, m0, bl) | _pair(need, 10, m1, pf)
-            | _pair(need, 11, m1, bl) | _pair(need, 12, bl, pf) | _pair(need, 13, p0, p1)
-            | _pair(need, 14, m0, m1))
+    s[T_COLLISION] |= (_pair(need, 0, m0, p1) | _pair(need, 1, m0, p0) | _pair(need, 2, m1, p0)
+                       | _pair(need, 3, m1, p1) | _pair(need, 4, p0, pf) | _pair(need, 5, p0, bl)
+                       | _pair(need, 6, p1, pf) | _pair(need, 7, p1, bl) | _pair(need, 8, m0, pf)
+                       | _pair(need, 9, m0, bl) | _pair(need, 10, m1, pf) | _pair(need, 11, m1, bl)
+                       | _pair(need, 12, bl, pf) | _pair(need, 13, p0, p1) | _pair(need, 14, m0, m1))
 
 
 @jit
@@ -426,7 +500,7 @@ def _render(s, buf, ob, fp, count, hpos, draw):
             if (en & b) and (possible & ~COLLISION[(en & ~b) & 63] & need) == 0:
                 en &= ~b
             b <<= 1
-        s[T_COLLISION] |= _undrawn_collisions(s, en, need, hpos, hpos + count)
+        _undrawn_collisions(s, en, need, hpos, hpos + count)
         return
     x0 = hpos
     x1 = hpos + count
@@ -493,6 +567,8 @@ def _render(s, buf, ob, fp, count, hpos, draw):
 
 @jit
 def _end_of_line(s):
+    if s[ACC_OBJS]:
+        flush_coverage(s)
     s[T_PFM_REFL] = s[T_CTRLPF] & 1
     _set_p0_mask(s, 0)
     _set_p1_mask(s, 0)
@@ -608,6 +684,8 @@ def tia_access(s, fb, addr, value, write, draw):
     if write:
         _tia_store(s, fb, addr, value, draw)
         return value
+    if s[ACC_OBJS] and (addr & 0x0F) < 8:
+        flush_coverage(s)  # a collision register: the line so far counts
     return _tia_load(s, addr)
 
 
@@ -948,6 +1026,7 @@ def _tia_store(s, fb, addr, value, draw):
         s[T_HMBL] = 0
     elif addr == 0x2C:  # CXCLR
         s[T_COLLISION] = 0
+        s[ACC_OBJS] = 0  # the line's pending coverage would latch before the clear: it goes with it
     if grp:
         _update_grp(s)
 
@@ -992,7 +1071,7 @@ def tia_reset(s, fb, pal):
               T_ENAM1, T_ENABL, T_DENABL, T_HMP0, T_HMP1, T_HMM0, T_HMM1, T_HMBL, T_VDELP0, T_VDELP1,
               T_VDELBL, T_RESMP0, T_RESMP1, T_COLLISION, T_POSP0, T_POSP1, T_POSM0, T_POSM1, T_POSBL,
               T_CURGRP0, T_CURGRP1, T_LASTHMOVE, T_HMBLANK_ON, T_COSMIC_ON, T_COSMIC_CNT,
-              T_DUMP_ON, T_DUMP_CYC, T_AUDC0, T_AUDC1, T_AUDF0, T_AUDF1, T_AUDV0, T_AUDV1):
+              T_DUMP_ON, T_DUMP_CYC, T_AUDC0, T_AUDC1, T_AUDF0, T_AUDF1, T_AUDV0, T_AUDV1, ACC_OBJS):
         s[r] = 0
     _set_bl_mask(s)
     _set_m0_mask(s)
