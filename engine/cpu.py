@@ -17,8 +17,9 @@ from ._jit import DEVICE_SIG, call_device, jit, ptr_i64, ptr_u8
 from .bus import S_FLAT64K, access_inline, peek as bus_peek
 from .layout import (A, X, Y, SP, PC, IR, FN, FV, FB, FD, FI, FNZ, FC, EXEC, EX_FATAL, LAST_READ, CYC,
                      INSTR, JAMMED, DBUS, RAM0, C_SCHEME, C_PAGE, FN_DEVICE, N_STATE, FB_SIZE, R_TIMER, R_SHIFT,
-                     R_SETCYC)
+                     R_SETCYC, T_FRAMESTART, T_MAXLINES, AUD_ON, DEFER_CLK)
 from .riot import U32, _to_int32, riot_peek
+from .tia import UNSEEN, grp_unseen, store_unseen, wsync_cycle
 
 # Addressing groups: the loop fetches instruction bytes and computes the address per group, with the index
 # register chosen by a flag (zp/zp,X/zp,Y share one path, abs/abs,X/abs,Y another).
@@ -153,6 +154,28 @@ def _wr(s, rom, fb, addr, value, draw, cyc, last_read):
     if ((addr & 0x1280) == 0x80) and s[C_SCHEME] != S_FLAT64K:
         s[RAM0 + (addr & 0x7F)] = value
         return cyc
+    unseen = UNSEEN[addr & 0x3F] if (addr & 0x1080) == 0 and s[C_SCHEME] != S_FLAT64K else 0
+    if unseen == 1 or (unseen != 0 and not draw):
+        # A TIA register whose write drawing up to it would not change (tia.UNSEEN): stored without the
+        # device call; the next access draws the span. Past the line limit the full path ends the
+        # frame; logged sound goes through it too.
+        clock = cyc * 3
+        if (clock - s[T_FRAMESTART]) // 228 <= s[T_MAXLINES] and s[AUD_ON] == 0:
+            r = addr & 0x3F
+            if unseen == 3:
+                if grp_unseen(s, r, value):
+                    s[LAST_READ] = last_read
+                    s[DBUS] = value
+                    s[DEFER_CLK] = clock + 1  # GRPx take effect a colour clock late
+                    return cyc
+            else:
+                s[LAST_READ] = last_read
+                s[DBUS] = value
+                s[DEFER_CLK] = clock
+                if r == 0x02:
+                    return wsync_cycle(s, cyc) if last_read else cyc
+                store_unseen(s, r, value)
+                return cyc
     s[CYC] = cyc
     s[LAST_READ] = last_read
     _device(s, rom, fb, (addr & 0xFFFF) | (_REQ_DRAW if draw else 0) | _REQ_WRITE | (value << 24))

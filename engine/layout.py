@@ -237,6 +237,9 @@ CV_WORDS = _alloc("cover_cache_words", 18)
 # so a snapshot never misses a pending collision.
 ACC_OBJS = _alloc("line_cover_objects")
 ACC_WORDS = _alloc("line_cover_words", 18)
+# The clock of the last TIA write the CPU stored itself without drawing up to it (cpu._wr, tia.UNSEEN);
+# run_frame draws up to it when its call ends, so the state between calls is as if it had.
+DEFER_CLK = _alloc("deferred_update_clock")
 
 N_STATE = len(_names)
 # 2: FN_DEVICE added; 3: the kernel addresses moved out of the snapshot (console.State reads 1 and 2 too)

@@ -14,7 +14,7 @@ from .cart_bus import cart_cycles_reset, cart_reset
 from .carts import S_DPC
 from .cpu import _device_c, cpu_reset, execute
 from .layout import (
-    ACC_OBJS, CYC, MT_IDX, MT0, RAM0, C_SCHEME, C_RESETBANK, C_XRAM_SIZE, C_PAGE, D_RNG, EX_STOP,
+    ACC_OBJS, DEFER_CLK, CYC, MT_IDX, MT0, RAM0, C_SCHEME, C_RESETBANK, C_XRAM_SIZE, C_PAGE, D_RNG, EX_STOP,
     T_FRAMESTART, T_STARTDISP, T_STOPDISP, T_LASTUPD, T_TOEOL, T_FP, T_FBCUR, T_PARTIAL, T_GREYED,
     T_YSTART, T_HEIGHT, T_FRAMEHEIGHT, T_COLORLOSS, T_LINESLAST, T_CURLINE, T_HMBLANKS, T_FRAMES,
     T_COLUBK, T_COLUPF, T_COLUP0, T_COLUP1,
@@ -25,7 +25,7 @@ from .layout import (
 )
 from .riot import riot_cycles_reset, riot_reset
 from .rng import mt_next, mt_seed
-from .tia import flush_coverage, grey_out_frame, tia_cycles_reset, tia_reset
+from .tia import flush_coverage, grey_out_frame, tia_cycles_reset, tia_reset, update_frame
 
 SYSTEM_SEED = 4753849
 INSTRUCTIONS_PER_FRAME = 25000
@@ -98,7 +98,10 @@ def _run_frame_impl(s, rom, fb, draw):
     if not s[T_PARTIAL]:
         _start_frame(s)
     s[T_PARTIAL] = 1
+    s[DEFER_CLK] = -(1 << 40)
     execute(s, rom, fb, INSTRUCTIONS_PER_FRAME, draw)
+    if s[DEFER_CLK] > s[T_LASTUPD]:
+        update_frame(s, fb, s[DEFER_CLK], draw)  # as the writes the CPU stored itself would have drawn
     if s[ACC_OBJS]:
         flush_coverage(s)  # nothing pending between calls: snapshots are taken there
     s[T_CURLINE] = (s[CYC] * 3 - s[T_FRAMESTART]) // 228

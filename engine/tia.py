@@ -22,7 +22,7 @@ from .layout import (
     T_BLM_POS, T_BLM_SIZE, T_PFM_REFL, T_LASTHMOVE, T_HMBLANK_ON, T_COSMIC_ON, T_COSMIC_CNT,
     T_DUMP_ON, T_DUMP_CYC, T_AUDC0, T_AUDC1, T_AUDF0, T_AUDF1, T_AUDV0, T_AUDV1,
     IN_FIRE, IN_RES, AUD_ON, AUD_N, AUD_LOG_OFFSET, AUD_LOG_MAX, CV_KEY, CV_WORDS,
-    ACC_OBJS, ACC_WORDS,
+    ACC_OBJS, ACC_WORDS, DEFER_CLK,
 )
 from .tia_tables import (
     P0_BIT, M0_BIT, P1_BIT, M1_BIT, BL_BIT, PF_BIT, SCORE_BIT, PRIORITY_BIT,
@@ -813,6 +813,108 @@ def _hmove_one(s, x, pos_reg, hm_reg):
 
 
 @jit(inline="always")
+def wsync_cycle(s, cyc):
+    """The CPU cycle a WSYNC written at ``cyc`` releases the CPU at: the start of the next line."""
+    to_eol = 76 - ((cyc - c_div(s[T_FRAMESTART], 3)) & 0xFFFFFFFF) % 76
+    return cyc + to_eol if to_eol < 76 else cyc
+
+
+# Registers drawing never reads and which take effect at once (WSYNC, sound, HMOVE amounts other than
+# HMM0's Cosmic Ark check, HMCLR: 1), the colours, which only drawn pixels read (2), and the players'
+# graphics where undrawn segments would latch nothing before or after the write (3): the CPU stores
+# them without drawing up to the write (cpu._wr). The next access draws the span in one go with the
+# same state, so the pixels — including ALE's 4-pixel runs past an update point — come out the same.
+UNSEEN = np.zeros(64, dtype=np.int64)
+for _r in (0x02, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1A, 0x20, 0x21, 0x23, 0x24, 0x2B):
+    UNSEEN[_r] = 1
+for _r in (0x06, 0x07, 0x08, 0x09):
+    UNSEEN[_r] = 2
+UNSEEN[0x1B] = UNSEEN[0x1C] = 3  # GRP0/GRP1 on undrawn frames while no collision is open (grp_unseen)
+
+
+@jit(inline="always")
+def store_unseen(s, addr, value):
+    """A write to one of the ``UNSEEN`` registers other than WSYNC (``addr`` 0-0x3F)."""
+    if addr <= 0x09:
+        if addr == 0x06:
+            _set_color(s, T_COLUP0, value)
+        elif addr == 0x07:
+            _set_color(s, T_COLUP1, value)
+        elif addr == 0x08:
+            _set_color(s, T_COLUPF, value)
+        elif addr == 0x09:
+            _set_color(s, T_COLUBK, value)
+    elif addr <= 0x1A:
+        if addr == 0x15:
+            s[T_AUDC0] = value & 0x0F
+        elif addr == 0x16:
+            s[T_AUDC1] = value & 0x0F
+        elif addr == 0x17:
+            s[T_AUDF0] = value & 0x1F
+        elif addr == 0x18:
+            s[T_AUDF1] = value & 0x1F
+        elif addr == 0x19:
+            s[T_AUDV0] = value & 0x0F
+        else:
+            s[T_AUDV1] = value & 0x0F
+    elif addr == 0x20:
+        s[T_HMP0] = value >> 4
+    elif addr == 0x21:
+        s[T_HMP1] = value >> 4
+    elif addr == 0x23:
+        s[T_HMM1] = value >> 4
+    elif addr == 0x24:
+        s[T_HMBL] = value >> 4
+    elif addr == 0x2B:  # HMCLR
+        s[T_HMP0] = 0
+        s[T_HMP1] = 0
+        s[T_HMM0] = 0
+        s[T_HMM1] = 0
+        s[T_HMBL] = 0
+
+
+@jit(inline="always")
+def store_grp(s, addr, value):
+    """GRP0 (0x1B; also latches GRP1's delayed copy) or GRP1 (0x1C; also GRP0's and ENABL's); the caller
+    then calls ``_update_grp`` (one call site in the device path: each costs it a zeroed stack slot)."""
+    if addr == 0x1B:
+        s[T_GRP0] = value
+        s[T_DGRP1] = s[T_GRP1]
+    else:
+        s[T_GRP1] = value
+        s[T_DGRP0] = s[T_GRP0]
+        s[T_DENABL] = s[T_ENABL]
+        _update_ball_enable(s)
+
+
+@jit(inline="always")
+def grp_unseen(s, addr, value):
+    """An undrawn GRP0/GRP1 write stored without drawing up to it (cpu._wr), when every collision the
+    objects shown before or after it could add is already latched: the span then latches nothing
+    either way, and the line's end reads nothing a GRP write changes. Returns False, changing nothing,
+    when some collision is still open."""
+    open_ = ~s[T_COLLISION]
+    en = s[T_ENABLED]
+    if COLLISION[en & 63] & open_:
+        return False
+    if addr == 0x1B:
+        g0, g1, d0, d1 = value, s[T_GRP1], s[T_DGRP0], s[T_GRP1]
+        after = en & ~(P0_BIT | P1_BIT)
+    else:  # GRP1 also copies ENABL into its delayed copy: the ball shows as ENABL says
+        g0, g1, d0, d1 = s[T_GRP0], value, s[T_GRP0], s[T_DGRP1]
+        after = (en & ~(P0_BIT | P1_BIT | BL_BIT)) | (BL_BIT if s[T_ENABL] else 0)
+    if (d0 if s[T_VDELP0] else g0) != 0:
+        after |= P0_BIT
+    if (d1 if s[T_VDELP1] else g1) != 0:
+        after |= P1_BIT
+    if COLLISION[after & 63] & open_:
+        return False
+    store_grp(s, addr, value)
+    _update_grp(s)
+    return True
+
+
+@jit(inline="always")
 def _tia_store(s, fb, addr, value, draw):
     addr &= 0x3F
     clock = s[CYC] * 3
@@ -841,10 +943,7 @@ def _tia_store(s, fb, addr, value, draw):
         s[T_VBLANK] = value
     elif addr == 0x02:  # WSYNC: the CPU only halts on a read cycle
         if s[LAST_READ]:
-            q = c_div(s[T_FRAMESTART], 3)
-            to_eol = 76 - ((s[CYC] - q) & 0xFFFFFFFF) % 76
-            if to_eol < 76:
-                s[CYC] += to_eol
+            s[CYC] = wsync_cycle(s, s[CYC])
     elif addr == 0x03:  # RSYNC: not emulated by ALE
         pass
     elif addr == 0x04:
@@ -855,14 +954,8 @@ def _tia_store(s, fb, addr, value, draw):
         s[T_NUSIZ1] = value
         _set_p1_mask(s, 0)
         _set_m1_mask(s)
-    elif addr == 0x06:
-        _set_color(s, T_COLUP0, value)
-    elif addr == 0x07:
-        _set_color(s, T_COLUP1, value)
-    elif addr == 0x08:
-        _set_color(s, T_COLUPF, value)
-    elif addr == 0x09:
-        _set_color(s, T_COLUBK, value)
+    elif 0x06 <= addr <= 0x09:
+        store_unseen(s, addr, value)
     elif addr == 0x0A:  # CTRLPF
         s[T_CTRLPF] = value
         s[T_PPS] = (value & 0x06) << 5
@@ -922,28 +1015,10 @@ def _tia_store(s, fb, addr, value, draw):
         _set_bl_mask(s)
     elif 0x15 <= addr <= 0x1A:
         _audio_write(s, fb, addr, value)
-    if addr == 0x15:
-        s[T_AUDC0] = value & 0x0F
-    elif addr == 0x16:
-        s[T_AUDC1] = value & 0x0F
-    elif addr == 0x17:
-        s[T_AUDF0] = value & 0x1F
-    elif addr == 0x18:
-        s[T_AUDF1] = value & 0x1F
-    elif addr == 0x19:
-        s[T_AUDV0] = value & 0x0F
-    elif addr == 0x1A:
-        s[T_AUDV1] = value & 0x0F
-    elif addr == 0x1B:  # GRP0 (also latches GRP1's delayed copy)
-        s[T_GRP0] = value
-        s[T_DGRP1] = s[T_GRP1]
+        store_unseen(s, addr, value)
+    elif addr == 0x1B or addr == 0x1C:
+        store_grp(s, addr, value)
         grp = True
-    elif addr == 0x1C:  # GRP1 (also latches GRP0's and ENABL's delayed copies)
-        s[T_GRP1] = value
-        s[T_DGRP0] = s[T_GRP0]
-        s[T_DENABL] = s[T_ENABL]
-        grp = True
-        _update_ball_enable(s)
     elif addr == 0x1D:
         s[T_ENAM0] = value & 0x02
         if s[T_ENAM0] and not s[T_RESMP0]:
@@ -959,10 +1034,8 @@ def _tia_store(s, fb, addr, value, draw):
     elif addr == 0x1F:
         s[T_ENABL] = value & 0x02
         _update_ball_enable(s)
-    elif addr == 0x20:
-        s[T_HMP0] = value >> 4
-    elif addr == 0x21:
-        s[T_HMP1] = value >> 4
+    elif addr == 0x20 or addr == 0x21 or addr == 0x23 or addr == 0x24 or addr == 0x2B:
+        store_unseen(s, addr, value)
     elif addr == 0x22:
         tmp = value >> 4
         # Cosmic Ark's starfield: HMM0 changed from 7 to 6 exactly 21 CPU cycles after an HMOVE.
@@ -970,10 +1043,6 @@ def _tia_store(s, fb, addr, value, draw):
             s[T_COSMIC_ON] = 1
             s[T_COSMIC_CNT] = 0
         s[T_HMM0] = tmp
-    elif addr == 0x23:
-        s[T_HMM1] = value >> 4
-    elif addr == 0x24:
-        s[T_HMBL] = value >> 4
     elif addr == 0x25:
         s[T_VDELP0] = value & 0x01
         grp = True
@@ -1018,12 +1087,6 @@ def _tia_store(s, fb, addr, value, draw):
         _set_m1_mask(s)
         s[T_LASTHMOVE] = clock
         s[T_COSMIC_ON] = 0
-    elif addr == 0x2B:  # HMCLR
-        s[T_HMP0] = 0
-        s[T_HMP1] = 0
-        s[T_HMM0] = 0
-        s[T_HMM1] = 0
-        s[T_HMBL] = 0
     elif addr == 0x2C:  # CXCLR
         s[T_COLLISION] = 0
         s[ACC_OBJS] = 0  # the line's pending coverage would latch before the clear: it goes with it

@@ -523,3 +523,68 @@ def test_the_cover_cache_never_serves_a_stale_cover():
         assert _latched(s, 63, (1 << 15) - 1, 0, 160) == want, (trial, k)
         differed[k] += want != before
     assert min(differed.values()) > 5   # every input's change did change some latches
+
+
+def test_registers_stored_without_drawing_keep_frames_and_state(tmp_path):
+    """WSYNC, sound, HMxx and HMCLR writes — colour writes on undrawn frames, and GRPx writes there while
+    no collision they could add is open — are stored by the CPU without drawing up to them (tia.UNSEEN);
+    the next access draws the span in one go. A cartridge writes COLUBK early and in mid-line, both
+    players' graphics and PF1 from the line counter over two overlapping sprites, HMP0/AUDV0/HMCLR
+    between; it stores three collision registers in RAM as a frame starts and clears them every eighth; every
+    fourth frame ends its call with such writes pending, spinning past the 25 000-instruction limit
+    without touching the TIA (run_frame draws up to them as it returns). Stepped drawn against ale-py
+    (screen and RAM), and undrawn against the drawn engine: the whole snapshot must be equal after every
+    frame, partial ones included."""
+    import ale_py
+
+    from engine import ale_core
+    from engine.env import _DELTA_FULL, Env
+    from engine.layout import N_SNAPSHOT, T_PARTIAL
+
+    GRP1, HMP0, AUDV0, HMCLR, CXCLR = 0x1C, 0x20, 0x19, 0x2B, 0x2C
+    a = prologue(Asm())
+    for reg in (RESP0, 0x11):   # both players at the same column, inside PF1's left half
+        a.op("stazp", WSYNC)
+        for _ in range(14):
+            a.op("nop")
+        a.op("stazp", reg)
+    a.label("frame").frame_start().op("inczp", 0x80)
+    for k, reg in enumerate((0x07, 0x02, 0x03)):   # CXPPMM, CXP0FB, CXP1FB: since the last frame's clear
+        a.op("ldazp", reg).op("stazp", 0x81 + k)
+    a.op("ldx#", 120).label("line").op("stazp", WSYNC)
+    a.op("ldazp", 0x80).op("stazp", COLUBK)
+    a.op("txa").op("stazp", GRP0).op("and#", 0x30).op("stazp", PF1)
+    a.op("txa").op("and#", 0xC3).op("stazp", GRP1)
+    a.op("stazp", HMP0).op("stazp", AUDV0).op("stazp", HMCLR)
+    a.op("lda#", 0x46).op("stazp", COLUBK)   # mid-line, past the sprites' columns
+    a.op("dex").op("bne", "line")
+    a.op("ldazp", 0x80).op("and#", 7).op("bne", "keep").op("stazp", CXCLR).label("keep")
+    a.op("ldazp", 0x80).op("and#", 3).op("bne", "short")
+    a.op("stazp", WSYNC).op("stazp", COLUP0).op("stazp", HMP0)   # pending when the call runs out
+    a.op("ldy#", 60).label("outer").op("ldx#", 0).label("inner").op("dex").op("bne", "inner")
+    a.op("dey").op("bne", "outer")
+    a.label("short").lines(20, "s").op("jmp", "frame")
+    path = tmp_path / "seaquest.bin"
+    path.write_bytes(a.rom())
+    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
+    ale = ale_py.ALEInterface()
+    ale.setInt("random_seed", 0)
+    ale.setFloat("repeat_action_probability", 0.0)
+    ale.loadROM(str(path))
+    drawn, undrawn = (Env(str(path), repeat_action_probability=0.0, seed=0) for _ in range(2))
+    c, d = undrawn.console, drawn.console
+    noop = ale.getLegalActionSet()[0]
+    partial, latched = 0, set()
+    for k in range(24):
+        assert np.array_equal(ale.getScreen(), drawn.screen()), f"screen differs after frame {k}"
+        assert np.array_equal(ale.getRAM(), drawn.ram()), f"RAM differs after frame {k} (drawn)"
+        assert np.array_equal(d.s[:N_SNAPSHOT], c.s[:N_SNAPSHOT]), f"state differs after frame {k}"
+        partial += int(d.s[T_PARTIAL])
+        latched.add(tuple(int(v) >> 6 for v in drawn.ram()[1:4]))
+        ale.act(noop)
+        drawn.act(0)
+        ale_core.act(c.s, c.rom, c.fb, undrawn.rng, 0, ale_core.PLAYER_B_NOOP, _DELTA_FULL, 0, 0)
+    screen = drawn.screen()
+    assert len(set(screen[40].tolist())) >= 3   # both background colours and the sprites show
+    assert partial >= 3                         # the spinning frames' calls were cut
+    assert len(latched) >= 2                    # collisions were latched, and cleared
