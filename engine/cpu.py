@@ -19,7 +19,7 @@ from .layout import (A, X, Y, SP, PC, IR, FN, FV, FB, FD, FI, FNZ, FC, EXEC, EX_
                      INSTR, JAMMED, DBUS, RAM0, C_SCHEME, C_PAGE, FN_DEVICE, N_STATE, FB_SIZE, R_TIMER, R_SHIFT,
                      R_SETCYC, T_FRAMESTART, T_MAXLINES, AUD_ON, DEFER_CLK)
 from .riot import U32, _to_int32, riot_peek
-from .tia import UNSEEN, grp_unseen, store_unseen, wsync_cycle
+from .tia import UNSEEN, grp_unseen, starts_starfield, store_unseen, tia_input, wsync_cycle
 
 # Addressing groups: the loop fetches instruction bytes and computes the address per group, with the index
 # register chosen by a flag (zp/zp,X/zp,Y share one path, abs/abs,X/abs,Y another).
@@ -143,6 +143,13 @@ def _rd_slow(s, rom, fb, addr, draw, cyc, bus):
         # RIOT I/O and timer (INTIM wait loops) skip the full decode: the RIOT neither reads the data bus
         # nor stalls the CPU
         return riot_peek(s, a), cyc
+    if (a & 0x1088) == 0x08 and s[C_SCHEME] != S_FLAT64K:
+        # TIA input ports (paddles, fire buttons, unused): nothing drawing changes, so no drawing up to
+        # the read (the next access draws the span); the undriven bits carry the bus byte
+        v = tia_input(s, a & 0x0F, bus & 0x3F)
+        s[DBUS] = v
+        s[DEFER_CLK] = cyc * 3
+        return v, cyc
     s[DBUS] = bus
     v = _device(s, rom, fb, (addr & 0xFFFF) | (_REQ_DRAW if draw else 0))
     return v, s[CYC]
@@ -155,6 +162,8 @@ def _wr(s, rom, fb, addr, value, draw, cyc, last_read):
         s[RAM0 + (addr & 0x7F)] = value
         return cyc
     unseen = UNSEEN[addr & 0x3F] if (addr & 0x1080) == 0 and s[C_SCHEME] != S_FLAT64K else 0
+    if unseen == 4:  # HMM0: the full path when it starts Cosmic Ark's starfield
+        unseen = 0 if starts_starfield(s, cyc * 3, value) else 1
     if unseen == 1 or (unseen != 0 and not draw):
         # A TIA register whose write drawing up to it would not change (tia.UNSEEN): stored without the
         # device call; the next access draws the span. Past the line limit the full path ends the

@@ -710,6 +710,13 @@ def _tia_load(s, addr):
         return (0x80 if c & 0x1000 else 0) | noise
     if a == 0x07:
         return (0x80 if c & 0x2000 else 0) | (0x40 if c & 0x4000 else 0) | noise
+    return tia_input(s, a, noise)
+
+
+@jit(inline="always")
+def tia_input(s, a, noise):
+    """TIA read registers 0x08-0x0F (paddles, fire buttons, nothing) with ``noise`` in the undriven bits:
+    nothing drawing changes, so the CPU reads them without drawing up to the read (cpu._rd_slow)."""
     if a <= 0x0B:
         return _paddle_bit(s, a - 0x08) | noise
     if a == 0x0C:
@@ -819,9 +826,10 @@ def wsync_cycle(s, cyc):
     return cyc + to_eol if to_eol < 76 else cyc
 
 
-# Registers drawing never reads and which take effect at once (WSYNC, sound, HMOVE amounts other than
-# HMM0's Cosmic Ark check, HMCLR: 1), the colours, which only drawn pixels read (2), and the players'
-# graphics where undrawn segments would latch nothing before or after the write (3): the CPU stores
+# Registers drawing never reads and which take effect at once (WSYNC, sound, HMOVE amounts, HMCLR, the
+# unused addresses: 1; HMM0 unless it starts the starfield: 4), the colours, which only drawn pixels
+# read (2), and the players' graphics where undrawn segments would latch nothing before or after the
+# write (3): the CPU stores
 # them without drawing up to the write (cpu._wr). The next access draws the span in one go with the
 # same state, so the pixels — including ALE's 4-pixel runs past an update point — come out the same.
 UNSEEN = np.zeros(64, dtype=np.int64)
@@ -829,12 +837,16 @@ for _r in (0x02, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1A, 0x20, 0x21, 0x23, 0x24, 0x2
     UNSEEN[_r] = 1
 for _r in (0x06, 0x07, 0x08, 0x09):
     UNSEEN[_r] = 2
+for _r in range(0x2D, 0x40):  # no register (RSYNC, which ALE does not emulate, neither)
+    UNSEEN[_r] = 1
+UNSEEN[0x03] = 1
 UNSEEN[0x1B] = UNSEEN[0x1C] = 3  # GRP0/GRP1 on undrawn frames while no collision is open (grp_unseen)
+UNSEEN[0x22] = 4  # HMM0 unless it starts Cosmic Ark's starfield, which moves M0 at every line's end
 
 
 @jit(inline="always")
 def store_unseen(s, addr, value):
-    """A write to one of the ``UNSEEN`` registers other than WSYNC (``addr`` 0-0x3F)."""
+    """A write to one of the ``UNSEEN`` registers other than WSYNC and GRPx (``addr`` 0-0x3F)."""
     if addr <= 0x09:
         if addr == 0x06:
             _set_color(s, T_COLUP0, value)
@@ -865,12 +877,20 @@ def store_unseen(s, addr, value):
         s[T_HMM1] = value >> 4
     elif addr == 0x24:
         s[T_HMBL] = value >> 4
+    elif addr == 0x22:  # HMM0 (not starting the starfield: see starts_starfield)
+        s[T_HMM0] = value >> 4
     elif addr == 0x2B:  # HMCLR
         s[T_HMP0] = 0
         s[T_HMP1] = 0
         s[T_HMM0] = 0
         s[T_HMM1] = 0
         s[T_HMBL] = 0
+
+
+@jit(inline="always")
+def starts_starfield(s, clock, value):
+    """Cosmic Ark's starfield: HMM0 changed from 7 to 6 exactly 21 CPU cycles after an HMOVE."""
+    return clock == s[T_LASTHMOVE] + 21 * 3 and s[T_HMM0] == 7 and (value >> 4) == 6
 
 
 @jit(inline="always")
@@ -1037,12 +1057,10 @@ def _tia_store(s, fb, addr, value, draw):
     elif addr == 0x20 or addr == 0x21 or addr == 0x23 or addr == 0x24 or addr == 0x2B:
         store_unseen(s, addr, value)
     elif addr == 0x22:
-        tmp = value >> 4
-        # Cosmic Ark's starfield: HMM0 changed from 7 to 6 exactly 21 CPU cycles after an HMOVE.
-        if clock == s[T_LASTHMOVE] + 21 * 3 and s[T_HMM0] == 7 and tmp == 6:
+        if starts_starfield(s, clock, value):
             s[T_COSMIC_ON] = 1
             s[T_COSMIC_CNT] = 0
-        s[T_HMM0] = tmp
+        s[T_HMM0] = value >> 4
     elif addr == 0x25:
         s[T_VDELP0] = value & 0x01
         grp = True

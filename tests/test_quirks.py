@@ -526,11 +526,13 @@ def test_the_cover_cache_never_serves_a_stale_cover():
 
 
 def test_registers_stored_without_drawing_keep_frames_and_state(tmp_path):
-    """WSYNC, sound, HMxx and HMCLR writes — colour writes on undrawn frames, and GRPx writes there while
-    no collision they could add is open — are stored by the CPU without drawing up to them (tia.UNSEEN);
-    the next access draws the span in one go. A cartridge writes COLUBK early and in mid-line, both
-    players' graphics and PF1 from the line counter over two overlapping sprites, HMP0/AUDV0/HMCLR
-    between; it stores three collision registers in RAM as a frame starts and clears them every eighth; every
+    """WSYNC, sound, HMxx, HMCLR and unused-address writes — colour writes on undrawn frames, and GRPx
+    writes there while no collision they could add is open — and input-port reads are done by the CPU
+    without drawing up to them (tia.UNSEEN); the next access draws the span in one go. A cartridge writes
+    COLUBK early and in mid-line, both players' graphics and PF1 from the line counter over two
+    overlapping sprites, HMP0/AUDV0/HMCLR/HMM0 between, reads INPT4 and INPT0; some frames start
+    Cosmic Ark's starfield (an HMM0 write the CPU must leave to the full path); it stores three
+    collision registers in RAM as a frame starts and clears them every eighth; every
     fourth frame ends its call with such writes pending, spinning past the 25 000-instruction limit
     without touching the TIA (run_frame draws up to them as it returns). Stepped drawn against ale-py
     (screen and RAM), and undrawn against the drawn engine: the whole snapshot must be equal after every
@@ -539,9 +541,9 @@ def test_registers_stored_without_drawing_keep_frames_and_state(tmp_path):
 
     from engine import ale_core
     from engine.env import _DELTA_FULL, Env
-    from engine.layout import N_SNAPSHOT, T_PARTIAL
+    from engine.layout import N_SNAPSHOT, T_COSMIC_ON, T_PARTIAL
 
-    GRP1, HMP0, AUDV0, HMCLR, CXCLR = 0x1C, 0x20, 0x19, 0x2B, 0x2C
+    GRP1, HMP0, AUDV0, HMCLR, CXCLR, ENAM0, HMM0 = 0x1C, 0x20, 0x19, 0x2B, 0x2C, 0x1D, 0x22
     a = prologue(Asm())
     for reg in (RESP0, 0x11):   # both players at the same column, inside PF1's left half
         a.op("stazp", WSYNC)
@@ -551,12 +553,19 @@ def test_registers_stored_without_drawing_keep_frames_and_state(tmp_path):
     a.label("frame").frame_start().op("inczp", 0x80)
     for k, reg in enumerate((0x07, 0x02, 0x03)):   # CXPPMM, CXP0FB, CXP1FB: since the last frame's clear
         a.op("ldazp", reg).op("stazp", 0x81 + k)
+    # M0 on, HMM0 = 7; in every other run of 16 frames HMM0 becomes 6 exactly 21 cycles after an HMOVE: Cosmic
+    # Ark's starfield (M0 moves at every line's end until the next HMOVE), which the CPU must not store
+    a.op("lda#", 2).op("stazp", ENAM0).op("lda#", 0x70).op("stazp", HMM0).op("stazp", WSYNC)
+    a.op("stazp", HMOVE).op("ldazp", 0x80).op("and#", 0x10).op("eor#", 0x70)   # 0x70 or 0x60: 7 cycles
+    a.op("nop").op("nop").op("nop").op("nop").op("bit", 0x80).op("stazp", HMM0)   # 14 more
     a.op("ldx#", 120).label("line").op("stazp", WSYNC)
     a.op("ldazp", 0x80).op("stazp", COLUBK)
     a.op("txa").op("stazp", GRP0).op("and#", 0x30).op("stazp", PF1)
     a.op("txa").op("and#", 0xC3).op("stazp", GRP1)
     a.op("stazp", HMP0).op("stazp", AUDV0).op("stazp", HMCLR)
     a.op("lda#", 0x46).op("stazp", COLUBK)   # mid-line, past the sprites' columns
+    a.op("stazp", HMM0).op("stazp", 0x3E)    # an ordinary HMM0 write, and no register at all
+    a.op("ldazp", 0x0C).op("stazp", 0x84).op("ldazp", 0x38).op("stazp", 0x85)   # INPT4, INPT0 (mirror)
     a.op("dex").op("bne", "line")
     a.op("ldazp", 0x80).op("and#", 7).op("bne", "keep").op("stazp", CXCLR).label("keep")
     a.op("ldazp", 0x80).op("and#", 3).op("bne", "short")
@@ -574,12 +583,13 @@ def test_registers_stored_without_drawing_keep_frames_and_state(tmp_path):
     drawn, undrawn = (Env(str(path), repeat_action_probability=0.0, seed=0) for _ in range(2))
     c, d = undrawn.console, drawn.console
     noop = ale.getLegalActionSet()[0]
-    partial, latched = 0, set()
+    partial, stars, latched = 0, 0, set()
     for k in range(24):
         assert np.array_equal(ale.getScreen(), drawn.screen()), f"screen differs after frame {k}"
         assert np.array_equal(ale.getRAM(), drawn.ram()), f"RAM differs after frame {k} (drawn)"
         assert np.array_equal(d.s[:N_SNAPSHOT], c.s[:N_SNAPSHOT]), f"state differs after frame {k}"
         partial += int(d.s[T_PARTIAL])
+        stars += int(d.s[T_COSMIC_ON])
         latched.add(tuple(int(v) >> 6 for v in drawn.ram()[1:4]))
         ale.act(noop)
         drawn.act(0)
@@ -588,3 +598,4 @@ def test_registers_stored_without_drawing_keep_frames_and_state(tmp_path):
     assert len(set(screen[40].tolist())) >= 3   # both background colours and the sprites show
     assert partial >= 3                         # the spinning frames' calls were cut
     assert len(latched) >= 2                    # collisions were latched, and cleared
+    assert 0 < stars < 24                       # the starfield ran in some frames, not in others
