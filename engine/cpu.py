@@ -16,10 +16,10 @@ from . import opcodes as oc
 from ._jit import DEVICE_SIG, call_device, jit, ptr_i64, ptr_u8
 from .bus import S_FLAT64K, access_inline, peek as bus_peek
 from .layout import (A, X, Y, SP, PC, IR, FN, FV, FB, FD, FI, FNZ, FC, EXEC, EX_FATAL, LAST_READ, CYC,
-                     INSTR, JAMMED, DBUS, RAM0, C_SCHEME, C_PAGE, FN_DEVICE, N_STATE, FB_SIZE, R_TIMER, R_SHIFT,
+                     INSTR, JAMMED, DBUS, RAM0, C_SCHEME, C_PAGE, FN_DEVICE, FN_TIA_UNDRAWN, N_STATE, FB_SIZE, R_TIMER, R_SHIFT,
                      R_SETCYC, T_FRAMESTART, T_MAXLINES, AUD_ON, DEFER_CLK)
 from .riot import U32, _to_int32, riot_peek
-from .tia import UNSEEN, grp_unseen, starts_starfield, store_unseen, tia_input, wsync_cycle
+from .tia import UNSEEN, tia_access, grp_unseen, starts_starfield, store_unseen, tia_input, wsync_cycle
 
 # Addressing groups: the loop fetches instruction bytes and computes the address per group, with the index
 # register chosen by a flag (zp/zp,X/zp,Y share one path, abs/abs,X/abs,Y another).
@@ -126,6 +126,18 @@ def _device_c(sp, rp, nr, fp, request):
                          (request & _REQ_DRAW) != 0)
 
 
+@cfunc(DEVICE_SIG, cache=True, nopython=True)
+def _tia_write_undrawn_c(sp, rp, nr, fp, request):
+    """A TIA write on an undrawn frame (``request`` = address | value << 24): the device path without
+    the address decode, and with every drawing branch compiled out."""
+    s = carray(sp, (N_STATE,))
+    fb = carray(fp, (3, FB_SIZE))
+    value = (request >> 24) & 0xFF
+    tia_access(s, fb, request & 0x1FFF, value, True, False)
+    s[DBUS] = value
+    return value
+
+
 @jit(inline="always")
 def _device(s, rom, fb, request):
     return call_device(s[FN_DEVICE], ptr_i64(s.ctypes.data), ptr_u8(rom.ctypes.data), rom.shape[0],
@@ -187,7 +199,11 @@ def _wr(s, rom, fb, addr, value, draw, cyc, last_read):
                 return cyc
     s[CYC] = cyc
     s[LAST_READ] = last_read
-    _device(s, rom, fb, (addr & 0xFFFF) | (_REQ_DRAW if draw else 0) | _REQ_WRITE | (value << 24))
+    if not draw and (addr & 0x1080) == 0 and s[C_SCHEME] != S_FLAT64K:
+        call_device(s[FN_TIA_UNDRAWN], ptr_i64(s.ctypes.data), ptr_u8(rom.ctypes.data), rom.shape[0],
+                    ptr_u8(fb.ctypes.data), (addr & 0xFFFF) | (value << 24))
+    else:
+        _device(s, rom, fb, (addr & 0xFFFF) | (_REQ_DRAW if draw else 0) | _REQ_WRITE | (value << 24))
     return s[CYC]
 
 

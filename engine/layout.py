@@ -227,7 +227,8 @@ FN_GAME_STEP = _alloc("kernel_game_step")
 FN_GAME_RESET = _alloc("kernel_game_reset")
 FN_GAME_LIVES = _alloc("kernel_game_lives")
 FN_DEVICE = _alloc("kernel_device_access")      # the CPU's TIA/RIOT/cartridge-device accesses (cpu.py)
-FN_FIRST, FN_LAST = FN_RUN_FRAME, FN_DEVICE + 1
+FN_TIA_UNDRAWN = _alloc("kernel_tia_write_undrawn")  # its TIA writes on undrawn frames, drawing compiled out
+FN_FIRST, FN_LAST = FN_RUN_FRAME, FN_TIA_UNDRAWN + 1
 # Derived, not state: each object's coverage of a line (tia._undrawn_collisions) keyed by the inputs it
 # was built from, reused while they stay the same (P0, P1, M0, M1, BL, PF) — valid whatever was restored.
 CV_KEY = _alloc("cover_cache_key", 6)

@@ -12,7 +12,7 @@ from numba import carray, cfunc
 from ._jit import KERNEL_SIG, call_kernel, jit, ptr_i64, ptr_u8
 from .cart_bus import cart_cycles_reset, cart_reset
 from .carts import S_DPC
-from .cpu import _device_c, cpu_reset, execute
+from .cpu import _device_c, _tia_write_undrawn_c, cpu_reset, execute
 from .layout import (
     ACC_OBJS, DEFER_CLK, CYC, MT_IDX, MT0, RAM0, C_SCHEME, C_RESETBANK, C_XRAM_SIZE, C_PAGE, D_RNG, EX_STOP,
     T_FRAMESTART, T_STARTDISP, T_STOPDISP, T_LASTUPD, T_TOEOL, T_FP, T_FBCUR, T_PARTIAL, T_GREYED,
@@ -21,7 +21,7 @@ from .layout import (
     IN_SWCHA, IN_SWITCHES, IN_FIRE, IN_RES, CFG_CTRL, CFG_PLAYER, CFG_SWAPPADDLES,
     EV_J_UP, EV_J_DOWN, EV_J_LEFT, EV_J_RIGHT, EV_J_FIRE, EV_P_FIRE, EV_P_RES, EV_RESET, EV_SELECT,
     EV_DIFF_A, EV_DIFF_B, EV_COLOR, EV_BW, EV_FIRST, EV_LAST, N_STATE, FB_SIZE, FN_RUN_FRAME, FN_SYSTEM_RESET,
-    FN_DEVICE,
+    FN_DEVICE, FN_TIA_UNDRAWN,
 )
 from .riot import riot_cycles_reset, riot_reset
 from .rng import mt_next, mt_seed
@@ -48,6 +48,7 @@ def install_kernels(s: np.ndarray) -> None:
     s[FN_RUN_FRAME] = _run_frame_c.address
     s[FN_SYSTEM_RESET] = _system_reset_c.address
     s[FN_DEVICE] = _device_c.address
+    s[FN_TIA_UNDRAWN] = _tia_write_undrawn_c.address
     _dispatch.install_kernels(s)
 
 
