@@ -19,6 +19,7 @@ from .layout import (A, X, Y, SP, PC, IR, FN, FV, FB, FD, FI, FNZ, FC, EXEC, EX_
                      INSTR, JAMMED, DBUS, RAM0, C_SCHEME, C_PAGE, FN_DEVICE, FN_TIA_UNDRAWN, N_STATE, FB_SIZE, R_TIMER, R_SHIFT,
                      R_SETCYC, T_FRAMESTART, T_MAXLINES, AUD_ON, DEFER_CLK)
 from .riot import U32, _to_int32, riot_peek
+from .tia_tables import POKE_DELAY
 from .tia import UNSEEN, tia_access, grp_unseen, starts_starfield, store_unseen, tia_input, wsync_cycle
 
 # Addressing groups: the loop fetches instruction bytes and computes the address per group, with the index
@@ -173,7 +174,8 @@ def _wr(s, rom, fb, addr, value, draw, cyc, last_read):
     if ((addr & 0x1280) == 0x80) and s[C_SCHEME] != S_FLAT64K:
         s[RAM0 + (addr & 0x7F)] = value
         return cyc
-    unseen = UNSEEN[addr & 0x3F] if (addr & 0x1080) == 0 and s[C_SCHEME] != S_FLAT64K else 0
+    tia = (addr & 0x1080) == 0 and s[C_SCHEME] != S_FLAT64K
+    unseen = UNSEEN[addr & 0x3F] if tia else 0
     if unseen == 4:  # HMM0: the full path when it starts Cosmic Ark's starfield
         unseen = 0 if starts_starfield(s, cyc * 3, value) else 1
     if unseen == 1 or (unseen != 0 and not draw):
@@ -181,25 +183,20 @@ def _wr(s, rom, fb, addr, value, draw, cyc, last_read):
         # device call; the next access draws the span. Past the line limit the full path ends the
         # frame; logged sound goes through it too.
         clock = cyc * 3
-        if (clock - s[T_FRAMESTART]) // 228 <= s[T_MAXLINES] and s[AUD_ON] == 0:
-            r = addr & 0x3F
-            if unseen == 3:
-                if grp_unseen(s, r, value):
-                    s[LAST_READ] = last_read
-                    s[DBUS] = value
-                    s[DEFER_CLK] = clock + 1  # GRPx take effect a colour clock late
-                    return cyc
-            else:
-                s[LAST_READ] = last_read
-                s[DBUS] = value
-                s[DEFER_CLK] = clock
-                if r == 0x02:
-                    return wsync_cycle(s, cyc) if last_read else cyc
+        r = addr & 0x3F
+        if ((clock - s[T_FRAMESTART]) // 228 <= s[T_MAXLINES] and s[AUD_ON] == 0
+                and (unseen != 3 or grp_unseen(s, r, value))):
+            s[LAST_READ] = last_read
+            s[DBUS] = value
+            s[DEFER_CLK] = clock + POKE_DELAY[r]  # where the full path would have drawn up to
+            if r == 0x02:
+                return wsync_cycle(s, cyc) if last_read else cyc
+            if unseen != 3:  # grp_unseen stored GRPx already
                 store_unseen(s, r, value)
-                return cyc
+            return cyc
     s[CYC] = cyc
     s[LAST_READ] = last_read
-    if not draw and (addr & 0x1080) == 0 and s[C_SCHEME] != S_FLAT64K:
+    if tia and not draw:
         call_device(s[FN_TIA_UNDRAWN], ptr_i64(s.ctypes.data), ptr_u8(rom.ctypes.data), rom.shape[0],
                     ptr_u8(fb.ctypes.data), (addr & 0xFFFF) | (value << 24))
     else:

@@ -24,8 +24,10 @@ def prologue(a: Asm) -> Asm:
     return a
 
 
-def run_both(tmp_path, rom: bytes, frames: int = 30):
-    """Step both engines ``frames`` times with NOOP; assert equal RAM and screen; return our env."""
+def load_both(tmp_path, rom: bytes, frameskip: int = 1, ours: int = 1):
+    """The cartridge in ale-py and in ``ours`` of our environments, same frame skip, no sticky actions.
+    ale-py wraps only ROMs named like a supported game; Seaquest's rules need no mode selection (they end
+    the game when $A3 is not 0, so programs keep that byte clear)."""
     import ale_py
 
     from engine.env import Env
@@ -35,9 +37,15 @@ def run_both(tmp_path, rom: bytes, frames: int = 30):
     ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
     ale = ale_py.ALEInterface()
     ale.setInt("random_seed", 0)
+    ale.setInt("frame_skip", frameskip)
     ale.setFloat("repeat_action_probability", 0.0)
     ale.loadROM(str(path))
-    env = Env(str(path), repeat_action_probability=0.0, seed=0)
+    return ale, [Env(str(path), frameskip=frameskip, repeat_action_probability=0.0, seed=0) for _ in range(ours)]
+
+
+def run_both(tmp_path, rom: bytes, frames: int = 30):
+    """Step both engines ``frames`` times with NOOP; assert equal RAM and screen; return our env."""
+    ale, (env,) = load_both(tmp_path, rom)
     noop = ale.getLegalActionSet()[0]
     for k in range(frames + 1):
         assert np.array_equal(ale.getRAM(), env.ram()), f"RAM differs at frame {k}"
@@ -221,10 +229,8 @@ def test_collision_reads_and_clears_in_mid_line_on_undrawn_frames(tmp_path):
     beside a playfield block; each frame stores its CXPPMM readings in slot (frame & 7) of six tables.
     One engine steps with no frame drawn (as a search does; ``Env.act`` draws these short frames in full,
     see ``act_observed``), one through ``Env.act``; both against ale-py."""
-    import ale_py
-
     from engine import ale_core
-    from engine.env import _DELTA_FULL, Env
+    from engine.env import _DELTA_FULL
     from engine.layout import ACC_OBJS
 
     GRP1, PF0, CXCLR, CXPPMM = 0x1C, 0x0D, 0x2C, 0x07
@@ -267,17 +273,7 @@ def test_collision_reads_and_clears_in_mid_line_on_undrawn_frames(tmp_path):
     read(0xE8)                                  # 1: this line's pixels after the clear
     a.op("stazp", WSYNC)
     a.lines(20, "z").op("jmp", "frame")         # short frames: the next VSYNC is inside the window
-    # ale-py wraps only ROMs named like a supported game; Seaquest's rules end the game when $A3 is not 0,
-    # so the tables stay above it
-    path = tmp_path / "seaquest.bin"
-    path.write_bytes(a.rom())
-    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
-    ale = ale_py.ALEInterface()
-    ale.setInt("random_seed", 0)
-    ale.setInt("frame_skip", 4)
-    ale.setFloat("repeat_action_probability", 0.0)
-    ale.loadROM(str(path))
-    drawn, undrawn = (Env(str(path), frameskip=4, repeat_action_probability=0.0, seed=0) for _ in range(2))
+    ale, (drawn, undrawn) = load_both(tmp_path, a.rom(), frameskip=4, ours=2)   # the tables stay above $A3
     c = undrawn.console
     noop = ale.getLegalActionSet()[0]
     start = int(undrawn.ram()[0])
@@ -537,10 +533,8 @@ def test_registers_stored_without_drawing_keep_frames_and_state(tmp_path):
     without touching the TIA (run_frame draws up to them as it returns). Stepped drawn against ale-py
     (screen and RAM), and undrawn against the drawn engine: the whole snapshot must be equal after every
     frame, partial ones included."""
-    import ale_py
-
     from engine import ale_core
-    from engine.env import _DELTA_FULL, Env
+    from engine.env import _DELTA_FULL
     from engine.layout import N_SNAPSHOT, T_COSMIC_ON, T_PARTIAL
 
     GRP1, HMP0, AUDV0, HMCLR, CXCLR, ENAM0, HMM0 = 0x1C, 0x20, 0x19, 0x2B, 0x2C, 0x1D, 0x22
@@ -573,14 +567,7 @@ def test_registers_stored_without_drawing_keep_frames_and_state(tmp_path):
     a.op("ldy#", 60).label("outer").op("ldx#", 0).label("inner").op("dex").op("bne", "inner")
     a.op("dey").op("bne", "outer")
     a.label("short").lines(20, "s").op("jmp", "frame")
-    path = tmp_path / "seaquest.bin"
-    path.write_bytes(a.rom())
-    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
-    ale = ale_py.ALEInterface()
-    ale.setInt("random_seed", 0)
-    ale.setFloat("repeat_action_probability", 0.0)
-    ale.loadROM(str(path))
-    drawn, undrawn = (Env(str(path), repeat_action_probability=0.0, seed=0) for _ in range(2))
+    ale, (drawn, undrawn) = load_both(tmp_path, a.rom(), ours=2)
     c, d = undrawn.console, drawn.console
     noop = ale.getLegalActionSet()[0]
     partial, stars, latched = 0, 0, set()
