@@ -154,6 +154,7 @@ class PackageCacheLocator(_caching._CacheLocator):
 
     def __init__(self, py_func, path: Path):
         self._path = path
+        self._py_file = str(path)  # numba names it in its "cannot cache" warning
         self._lineno = py_func.__code__.co_firstlineno
         rel = path.parent.relative_to(_PKG_ROOT)
         self._cache_path = os.path.join(numba.config.CACHE_DIR, *rel.parts)  # read at decoration time
@@ -312,3 +313,21 @@ call_state_kernel = _pointer_caller(STATE_SIG, "call_state_kernel", "Call a ``ST
 DEVICE_SIG = _types.int64(_types.CPointer(_types.int64), _types.CPointer(_types.uint8), _types.int64,
                           _types.CPointer(_types.uint8), _types.int64)
 call_device = _pointer_caller(DEVICE_SIG, "call_device", "Call a ``DEVICE_SIG`` C callback at ``fnaddr``.")
+
+
+@_intrinsic
+def fetch_add(typingctx, counters, index):
+    """``counters[index] += 1`` as one atomic step; returns the old value. Threads of one parallel loop take
+    work items from a shared counter this way (numba has no atomics of its own)."""
+    if not (isinstance(counters, _types.Array) and counters.dtype == _types.int64
+            and isinstance(index, _types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        i = context.cast(builder, args[1], signature.args[1], _types.intp)
+        ptr = _cgutils.get_item_pointer(context, builder, aryty, ary, [i])
+        return builder.atomic_rmw("add", ptr, context.get_constant(_types.int64, 1), "monotonic")
+
+    return _types.int64(counters, index), codegen

@@ -16,7 +16,7 @@ from .layout import (
     EV_J_UP, EV_J_DOWN, EV_J_LEFT, EV_J_RIGHT, EV_J_FIRE, EV_P_FIRE, EV_P_RES, EV_RESET, EV_SELECT,
     EV_DIFF_A, EV_DIFF_B, E_FRAME, E_EPFRAME, E_MODE, E_DIFF, E_PADDLE, E_PADDLE_MIN, E_PADDLE_MAX,
     E_LAST_ACT, E_LAST_DELTA, E_FRAMESKIP, E_STICKY_THRESH, E_USE_PADDLES, E_PAL, E_GAME, E_MAXFRAMES,
-    E_TRUNC_LIFE, E_MAXLIVES, T_FRAMES, T_LASTUPD, T_STOPDISP,
+    E_TRUNC_LIFE, E_MAXLIVES, NODRAW, T_FRAMES, T_LASTUPD, T_PARTIAL, T_STOPDISP,
 )
 from .machine import latch_inputs, run_frame, system_reset
 from .rng import mt_next
@@ -247,10 +247,15 @@ def act_observed(s, rom, fb, erng, action, delta, snap, rsnap, draw_all):
 
 
 @jit
-def env_reset(s, rom, fb, erng):
+def _reset_sequence(s, rom, fb, erng, tail_only):
     """ALE ``StellaEnvironment::reset``: soft power cycle, 60 NOOP frames, RESET, the game's rules reset,
-    mode selection, RESET again, then the game's starting actions."""
+    mode selection, RESET again, then the game's starting actions. ``tail_only``: every frame but the last
+    runs undrawn (``NODRAW``). Returns whether the last frame call started a fresh frame."""
     g = s[E_GAME]
+    n_start = 0
+    while n_start < dispatch.N_START_MAX and dispatch.game_start_action(g, n_start) >= 0:
+        n_start += 1
+    s[NODRAW] = 1 if tail_only else 0
     s[E_EPFRAME] = 0
     reset_paddles(s)
     system_reset(s, rom, fb, s[E_PAL] != 0)
@@ -258,9 +263,41 @@ def env_reset(s, rom, fb, erng):
     soft_reset(s, rom, fb)
     dispatch.game_reset(s, g)
     dispatch.game_set_mode(s, rom, fb, erng, g, s[E_MODE])
-    soft_reset(s, rom, fb)
-    for i in range(dispatch.N_START_MAX):
-        a = dispatch.game_start_action(g, i)
-        if a < 0:
-            break
-        emulate(s, rom, fb, a, PLAYER_B_NOOP, PADDLE_DELTA, PADDLE_DELTA, 1, True)
+    # soft_reset, its last frame apart: it is the reset's last frame when the game has no starting actions
+    emulate(s, rom, fb, RESET_ACTION, PLAYER_B_NOOP, PADDLE_DELTA, PADDLE_DELTA, 3, True)
+    fresh = s[T_PARTIAL] == 0
+    if n_start == 0:
+        s[NODRAW] = 0
+    emulate(s, rom, fb, RESET_ACTION, PLAYER_B_NOOP, PADDLE_DELTA, PADDLE_DELTA, 1, True)
+    s[E_LAST_ACT] = NOOP
+    s[E_LAST_ACT + 1] = PLAYER_B_NOOP
+    for i in range(n_start):
+        if i == n_start - 1:
+            fresh = s[T_PARTIAL] == 0
+            s[NODRAW] = 0
+        emulate(s, rom, fb, dispatch.game_start_action(g, i), PLAYER_B_NOOP, PADDLE_DELTA, PADDLE_DELTA, 1, True)
+    s[NODRAW] = 0
+    return fresh
+
+
+@jit
+def env_reset(s, rom, fb, erng):
+    """The reset choreography with every frame drawn."""
+    _reset_sequence(s, rom, fb, erng, False)
+
+
+@jit
+def env_reset_observed(s, rom, fb, erng, snap, rsnap):
+    """``env_reset`` as an observer of its last frame sees it: only that frame writes pixels (the ~70 before
+    it are overwritten unseen). Exact when that frame starts fresh, ends, and covers the screen window (as
+    in ``act_observed``); otherwise the reset is replayed from ``snap``/``rsnap`` with every frame drawn.
+    Returns whether it had to be replayed."""
+    _copy(snap, s)
+    _copy(rsnap, erng)
+    fresh = _reset_sequence(s, rom, fb, erng, True)
+    if fresh and s[T_PARTIAL] == 0 and s[T_LASTUPD] >= s[T_STOPDISP]:
+        return False
+    _copy(s, snap)
+    _copy(erng, rsnap)
+    _reset_sequence(s, rom, fb, erng, False)
+    return True

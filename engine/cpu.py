@@ -19,8 +19,8 @@ from .layout import (A, X, Y, SP, PC, IR, FN, FV, FB, FD, FI, FNZ, FC, EXEC, EX_
                      INSTR, JAMMED, DBUS, RAM0, C_SCHEME, C_PAGE, FN_DEVICE, FN_TIA_UNDRAWN, N_STATE, FB_SIZE, R_TIMER, R_SHIFT,
                      R_SETCYC, T_FRAMESTART, T_MAXLINES, AUD_ON, DEFER_CLK)
 from .riot import U32, _to_int32, riot_peek
-from .tia_tables import POKE_DELAY
-from .tia import UNSEEN, tia_access, grp_unseen, starts_starfield, store_unseen, tia_input, wsync_cycle
+from .tia import (UNSEEN, tia_access, grp_unseen, starts_starfield, store_unseen, tia_input, unchanged,
+                  write_clock, wsync_cycle)
 
 # Addressing groups: the loop fetches instruction bytes and computes the address per group, with the index
 # register chosen by a flag (zp/zp,X/zp,Y share one path, abs/abs,X/abs,Y another).
@@ -161,7 +161,8 @@ def _rd_slow(s, rom, fb, addr, draw, cyc, bus):
         # the read (the next access draws the span); the undriven bits carry the bus byte
         v = tia_input(s, a & 0x0F, bus & 0x3F)
         s[DBUS] = v
-        s[DEFER_CLK] = cyc * 3
+        if cyc * 3 > s[DEFER_CLK]:
+            s[DEFER_CLK] = cyc * 3
         return v, cyc
     s[DBUS] = bus
     v = _device(s, rom, fb, (addr & 0xFFFF) | (_REQ_DRAW if draw else 0))
@@ -178,7 +179,9 @@ def _wr(s, rom, fb, addr, value, draw, cyc, last_read):
     unseen = UNSEEN[addr & 0x3F] if tia else 0
     if unseen == 4:  # HMM0: the full path when it starts Cosmic Ark's starfield
         unseen = 0 if starts_starfield(s, cyc * 3, value) else 1
-    if unseen == 1 or (unseen != 0 and not draw):
+    elif unseen == 5:  # a register drawing reads: skipped only when the write changes nothing
+        unseen = 5 if unchanged(s, addr & 0x3F, value) else 0
+    if unseen == 1 or unseen == 5 or (unseen != 0 and not draw):
         # A TIA register whose write drawing up to it would not change (tia.UNSEEN): stored without the
         # device call; the next access draws the span. Past the line limit the full path ends the
         # frame; logged sound goes through it too.
@@ -188,10 +191,12 @@ def _wr(s, rom, fb, addr, value, draw, cyc, last_read):
                 and (unseen != 3 or grp_unseen(s, r, value))):
             s[LAST_READ] = last_read
             s[DBUS] = value
-            s[DEFER_CLK] = clock + POKE_DELAY[r]  # where the full path would have drawn up to
+            at = write_clock(s, clock, r)  # where the full path would have drawn up to
+            if at > s[DEFER_CLK]:  # (a delayed write can take effect after a later one)
+                s[DEFER_CLK] = at
             if r == 0x02:
                 return wsync_cycle(s, cyc) if last_read else cyc
-            if unseen != 3:  # grp_unseen stored GRPx already
+            if unseen < 3:  # grp_unseen stored GRPx already; an unchanged register needs nothing
                 store_unseen(s, r, value)
             return cyc
     s[CYC] = cyc

@@ -82,8 +82,7 @@ class Env:
         self._snap_scratch = np.empty_like(s)
         self._rng_scratch = np.empty_like(self.rng)
         self._draw_all = False
-        ale_core.env_reset(s, self.console.rom, self.console.fb, self.rng)
-        self._screen_buffer = int(s[T_FBCUR])
+        self._reset()
         if mode is not None:
             self.set_mode(mode)
         if difficulty is not None:
@@ -92,8 +91,15 @@ class Env:
     # -- ALE interface --------------------------------------------------------------------------------
     def reset(self) -> None:
         """ALE ``reset_game``: the full reset choreography."""
-        ale_core.env_reset(self.console.s, self.console.rom, self.console.fb, self.rng)
-        self._screen_buffer = int(self.console.s[T_FBCUR])
+        self._reset()
+
+    def _reset(self) -> None:
+        c = self.console
+        if self._draw_all:  # this game's frames do not always cover the window: draw every frame
+            ale_core.env_reset(c.s, c.rom, c.fb, self.rng)
+        else:
+            ale_core.env_reset_observed(c.s, c.rom, c.fb, self.rng, self._snap_scratch, self._rng_scratch)
+        self._screen_buffer = int(c.s[T_FBCUR])
 
     def act(self, action: int, paddle_strength: float = 1.0) -> int:
         """Play ``action`` for frame-skip frames (sticky actions per frame); the summed reward."""

@@ -14,7 +14,7 @@ from .cart_bus import cart_cycles_reset, cart_reset
 from .carts import S_DPC
 from .cpu import _device_c, _tia_write_undrawn_c, cpu_reset, execute
 from .layout import (
-    ACC_OBJS, DEFER_CLK, CYC, MT_IDX, MT0, RAM0, C_SCHEME, C_RESETBANK, C_XRAM_SIZE, C_PAGE, D_RNG, EX_STOP,
+    ACC_OBJS, DEFER_CLK, NODRAW, CYC, MT_IDX, MT0, RAM0, C_SCHEME, C_RESETBANK, C_XRAM_SIZE, C_PAGE, D_RNG, EX_STOP,
     T_FRAMESTART, T_STARTDISP, T_STOPDISP, T_LASTUPD, T_TOEOL, T_FP, T_FBCUR, T_PARTIAL, T_GREYED,
     T_YSTART, T_HEIGHT, T_FRAMEHEIGHT, T_COLORLOSS, T_LINESLAST, T_CURLINE, T_HMBLANKS, T_FRAMES,
     T_COLUBK, T_COLUPF, T_COLUP0, T_COLUP1,
@@ -132,7 +132,7 @@ def _system_reset_c(sp, ns, rp, nr, fp, nf, flag):
 def run_frame(s, rom, fb, draw):
     """One ALE ``TIA::update()``. Returns True when the frame finished (else it is partial)."""
     return call_kernel(s[FN_RUN_FRAME], ptr_i64(s.ctypes.data), s.shape[0], ptr_u8(rom.ctypes.data),
-                       rom.shape[0], ptr_u8(fb.ctypes.data), fb.shape[1], 1 if draw else 0) != 0
+                       rom.shape[0], ptr_u8(fb.ctypes.data), fb.shape[1], 1 if draw and s[NODRAW] == 0 else 0) != 0
 
 
 @jit

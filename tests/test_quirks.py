@@ -586,3 +586,65 @@ def test_registers_stored_without_drawing_keep_frames_and_state(tmp_path):
     assert partial >= 3                         # the spinning frames' calls were cut
     assert len(latched) >= 2                    # collisions were latched, and cleared
     assert 0 < stars < 24                       # the starfield ran in some frames, not in others
+
+
+def test_writes_that_change_nothing_skip_drawing_and_keep_frames_and_state(tmp_path):
+    """Writes to registers drawing reads (PF0-2, ENAM0/1, ENABL, NUSIZ0/1, CTRLPF, REFP0/1, VDELBL) are
+    stored by the CPU without drawing up to them when they leave the TIA as it is (``tia.unchanged``).
+    A cartridge rewrites all of them on every line, mostly with the value they hold and now and then with
+    a new one, over two players, both missiles, the ball and the playfield; HMOVE moves player 0 on every
+    line; every eighth line RESP0 lands just before an unchanged NUSIZ0 write (the mask RESP0 leaves must
+    still be reset: full path); collision registers go to RAM each frame and are cleared every fourth;
+    every fourth frame's call is cut at the instruction limit with unchanged writes pending. Drawn
+    against ale-py (screen, RAM), undrawn against drawn (whole snapshot) after every frame."""
+    from engine import ale_core
+    from engine.env import _DELTA_FULL
+    from engine.layout import N_SNAPSHOT, T_PARTIAL
+
+    NUSIZ0, NUSIZ1, CTRLPF, REFP0, PF0, PF2, GRP1 = 0x04, 0x05, 0x0A, 0x0B, 0x0D, 0x0F, 0x1C
+    ENAM0, ENAM1, ENABL, HMP0, VDELBL, CXCLR = 0x1D, 0x1E, 0x1F, 0x20, 0x27, 0x2C
+    a = prologue(Asm())
+    for reg, colour in ((COLUBK, 0x46), (COLUPF, 0xC8), (COLUP0, 0x1E), (0x07, 0x86)):
+        a.op("lda#", colour).op("stazp", reg)
+    for reg in (RESP0, 0x11, 0x12, 0x13, 0x14):   # players, missiles and ball around the same columns
+        a.op("stazp", WSYNC)
+        for _ in range(12):
+            a.op("nop")
+        a.op("stazp", reg)
+    a.label("frame").frame_start().op("inczp", 0x80)
+    for k in range(8):   # every collision register: what latched since the last clear
+        a.op("ldazp", k).op("stazp", 0x81 + k)
+    a.op("lda#", 0xF0).op("stazp", HMP0)
+    a.op("ldx#", 96).label("line").op("stazp", WSYNC).op("stazp", HMOVE)
+    a.op("txa").op("lsr").op("lsr").op("lsr").op("and#", 0x02).op("stazp", ENABL)   # new every 8 lines
+    a.op("ldazp", 0x80).op("and#", 0x02).op("stazp", ENAM1)                          # new every 2 frames
+    a.op("txa").op("and#", 0xF0).op("stazp", PF0).op("stazp", PF2)                   # every 16 lines
+    a.op("lda#", 0x05).op("stazp", NUSIZ1)                                           # never new
+    a.op("txa").op("and#", 0x08).op("stazp", REFP0).op("stazp", GRP0)
+    a.op("txa").op("ora#", 0x81).op("stazp", GRP1).op("stazp", ENAM0)
+    a.op("ldazp", 0x80).op("and#", 0x21).op("stazp", CTRLPF).op("stazp", VDELBL)     # new every frame
+    a.op("txa").op("and#", 0x07).op("bne", "noresp").op("stazp", RESP0).label("noresp")
+    a.op("txa").op("lsr").op("lsr").op("lsr").op("lsr").op("and#", 0x03).op("stazp", NUSIZ0)
+    a.op("dex").op("bne", "line")
+    a.op("ldazp", 0x80).op("and#", 3).op("bne", "keep").op("stazp", CXCLR).label("keep")
+    a.op("ldazp", 0x80).op("and#", 3).op("eor#", 1).op("bne", "short")
+    a.op("stazp", WSYNC).op("lda#", 0).op("stazp", PF0).op("stazp", ENAM0).op("stazp", ENABL)  # pending
+    a.op("ldy#", 60).label("outer").op("ldx#", 0).label("inner").op("dex").op("bne", "inner")
+    a.op("dey").op("bne", "outer")
+    a.label("short").lines(20, "s").op("jmp", "frame")
+    ale, (drawn, undrawn) = load_both(tmp_path, a.rom(), ours=2)
+    c, d = undrawn.console, drawn.console
+    noop = ale.getLegalActionSet()[0]
+    partial, latched = 0, set()
+    for k in range(24):
+        assert np.array_equal(ale.getScreen(), drawn.screen()), f"screen differs after frame {k}"
+        assert np.array_equal(ale.getRAM(), drawn.ram()), f"RAM differs after frame {k} (drawn)"
+        assert np.array_equal(d.s[:N_SNAPSHOT], c.s[:N_SNAPSHOT]), f"state differs after frame {k}"
+        partial += int(d.s[T_PARTIAL])
+        latched.add(tuple(int(v) >> 6 for v in drawn.ram()[1:9]))
+        ale.act(noop)
+        drawn.act(0)
+        ale_core.act(c.s, c.rom, c.fb, undrawn.rng, 0, ale_core.PLAYER_B_NOOP, _DELTA_FULL, 0, 0)
+    assert len(set(drawn.screen()[60].tolist())) >= 3   # playfield, sprites and background show
+    assert partial >= 3                                 # the spinning frames' calls were cut
+    assert len(latched) >= 3                            # collisions were latched, and cleared
