@@ -250,7 +250,8 @@ def act_observed(s, rom, fb, erng, action, delta, snap, rsnap, draw_all):
 def _reset_sequence(s, rom, fb, erng, tail_only):
     """ALE ``StellaEnvironment::reset``: soft power cycle, 60 NOOP frames, RESET, the game's rules reset,
     mode selection, RESET again, then the game's starting actions. ``tail_only``: every frame but the last
-    runs undrawn (``NODRAW``). Returns whether the last frame call started a fresh frame."""
+    two runs undrawn (``NODRAW``) — the two frame buffers then hold what they would after a drawn reset
+    when both frames start fresh, end and cover the screen window; returns whether they did."""
     g = s[E_GAME]
     n_start = 0
     while n_start < dispatch.N_START_MAX and dispatch.game_start_action(g, n_start) >= 0:
@@ -263,21 +264,23 @@ def _reset_sequence(s, rom, fb, erng, tail_only):
     soft_reset(s, rom, fb)
     dispatch.game_reset(s, g)
     dispatch.game_set_mode(s, rom, fb, erng, g, s[E_MODE])
-    # soft_reset, its last frame apart: it is the reset's last frame when the game has no starting actions
-    emulate(s, rom, fb, RESET_ACTION, PLAYER_B_NOOP, PADDLE_DELTA, PADDLE_DELTA, 3, True)
-    fresh = s[T_PARTIAL] == 0
-    if n_start == 0:
-        s[NODRAW] = 0
-    emulate(s, rom, fb, RESET_ACTION, PLAYER_B_NOOP, PADDLE_DELTA, PADDLE_DELTA, 1, True)
-    s[E_LAST_ACT] = NOOP
-    s[E_LAST_ACT + 1] = PLAYER_B_NOOP
-    for i in range(n_start):
-        if i == n_start - 1:
-            fresh = s[T_PARTIAL] == 0
+    # the second soft reset's 4 frames, then the starting actions, one frame each; the last two drawn
+    exact = True
+    total = 4 + n_start
+    for j in range(total):
+        last_two = j >= total - 2
+        if last_two:
             s[NODRAW] = 0
-        emulate(s, rom, fb, dispatch.game_start_action(g, i), PLAYER_B_NOOP, PADDLE_DELTA, PADDLE_DELTA, 1, True)
+            exact = exact and s[T_PARTIAL] == 0
+        a = RESET_ACTION if j < 4 else dispatch.game_start_action(g, j - 4)
+        emulate(s, rom, fb, a, PLAYER_B_NOOP, PADDLE_DELTA, PADDLE_DELTA, 1, True)
+        if j == 3:
+            s[E_LAST_ACT] = NOOP
+            s[E_LAST_ACT + 1] = PLAYER_B_NOOP
+        if last_two:
+            exact = exact and s[T_PARTIAL] == 0 and s[T_LASTUPD] >= s[T_STOPDISP]
     s[NODRAW] = 0
-    return fresh
+    return exact
 
 
 @jit
@@ -288,14 +291,14 @@ def env_reset(s, rom, fb, erng):
 
 @jit
 def env_reset_observed(s, rom, fb, erng, snap, rsnap):
-    """``env_reset`` as an observer of its last frame sees it: only that frame writes pixels (the ~70 before
-    it are overwritten unseen). Exact when that frame starts fresh, ends, and covers the screen window (as
-    in ``act_observed``); otherwise the reset is replayed from ``snap``/``rsnap`` with every frame drawn.
-    Returns whether it had to be replayed."""
+    """``env_reset`` with only its last two frames writing pixels (the ~70 before them are overwritten
+    unseen): one per frame buffer, as the next frame (frame skip 1) may be short and show the older
+    buffer's rows. Exact when both start fresh, end, and cover the screen window (as in ``act_observed``);
+    otherwise the reset is replayed from ``snap``/``rsnap`` with every frame drawn. Returns whether it had
+    to be replayed."""
     _copy(snap, s)
     _copy(rsnap, erng)
-    fresh = _reset_sequence(s, rom, fb, erng, True)
-    if fresh and s[T_PARTIAL] == 0 and s[T_LASTUPD] >= s[T_STOPDISP]:
+    if _reset_sequence(s, rom, fb, erng, True):
         return False
     _copy(s, snap)
     _copy(erng, rsnap)

@@ -163,16 +163,18 @@ def test_terminal_latches_until_reset():
 
 def test_reset_drawing_only_its_last_frame_equals_the_drawn_reset():
     """A reset emulates ~70 frames (more with starting actions) before anyone looks at the screen, so
-    ``env_reset_observed`` draws only its last; where that frame does not show exactly what the drawn
-    reset shows (Journey Escape's short frames: rows of older frames stay on screen) it is replayed drawn.
-    From the same mid-episode state both resets end with the same snapshot, RNG and screen; the games
-    cover starting actions (Elevator Action's 16 FIREs, Casino's 62), mode selection and the replay."""
+    ``env_reset_observed`` draws only its last two (one per frame buffer: at frame skip 1 a short next
+    frame shows the other buffer's rows, as Tron Dead's first does); where they do not hold exactly what
+    the drawn reset leaves (Journey Escape's short frames: rows of older frames stay on screen) it is
+    replayed drawn. From the same mid-episode state both resets end with the same snapshot, RNG and both
+    buffers' screens; the games cover starting actions (Elevator Action's 16 FIREs, Casino's 62), mode
+    selection and the replay."""
     from engine import ale_core
     from engine.layout import N_SNAPSHOT
 
     replayed = {}
     for game, mode in [("breakout", None), ("casino", 2), ("double_dunk", 3), ("elevator_action", None),
-                       ("journey_escape", None), ("video_checkers", 15)]:
+                       ("journey_escape", None), ("video_checkers", 15), ("trondead", None)]:
         env = Env(game, frameskip=4, repeat_action_probability=0.25, mode=mode, seed=3)
         rng = np.random.default_rng(0)
         acts = env.action_set()
@@ -181,13 +183,14 @@ def test_reset_drawing_only_its_last_frame_equals_the_drawn_reset():
         c = env.console
         s0, fb0, r0 = c.s.copy(), c.fb.copy(), env.rng.copy()
         ale_core.env_reset(c.s, c.rom, c.fb, env.rng)
-        want = (c.s[:N_SNAPSHOT].copy(), c.screen().copy(), env.rng.copy())
+        want = (c.s[:N_SNAPSHOT].copy(), c.screen(0).copy(), c.screen(1).copy(), env.rng.copy())
         c.s[:], c.fb[:], env.rng[:] = s0, fb0, r0
         replayed[game] = ale_core.env_reset_observed(c.s, c.rom, c.fb, env.rng, np.empty_like(c.s),
                                                      np.empty_like(env.rng))
         assert np.array_equal(c.s[:N_SNAPSHOT], want[0]), f"{game}: state differs"
-        assert np.array_equal(c.screen(), want[1]), f"{game}: screen differs"
-        assert np.array_equal(env.rng, want[2]), f"{game}: RNG differs"
+        assert np.array_equal(c.screen(0), want[1]) and np.array_equal(c.screen(1), want[2]), \
+            f"{game}: screen differs"
+        assert np.array_equal(env.rng, want[3]), f"{game}: RNG differs"
     assert replayed["journey_escape"] and not replayed["breakout"], replayed
 
 
