@@ -43,6 +43,33 @@ def load_both(tmp_path, rom: bytes, frameskip: int = 1, ours: int = 1):
     return ale, [Env(str(path), frameskip=frameskip, repeat_action_probability=0.0, seed=0) for _ in range(ours)]
 
 
+def spin_past_the_limit(a: Asm) -> Asm:
+    """~30 000 instructions without touching the TIA: the frame call is cut at the 25 000 limit."""
+    a.op("ldy#", 60).label("outer").op("ldx#", 0).label("inner").op("dex").op("bne", "inner")
+    return a.op("dey").op("bne", "outer")
+
+
+def frames_drawn_and_undrawn(tmp_path, rom: bytes, frames: int):
+    """Step a cartridge with NOOP in ale-py, in our engine drawn (screen and RAM equal to ale-py's) and in
+    a second one undrawn (whole snapshot equal to the drawn one's), checking before every frame; yields
+    our drawn environment after each check."""
+    from engine import ale_core
+    from engine.env import _DELTA_FULL
+    from engine.layout import N_SNAPSHOT
+
+    ale, (drawn, undrawn) = load_both(tmp_path, rom, ours=2)
+    c, d = undrawn.console, drawn.console
+    noop = ale.getLegalActionSet()[0]
+    for k in range(frames):
+        assert np.array_equal(ale.getScreen(), drawn.screen()), f"screen differs after frame {k}"
+        assert np.array_equal(ale.getRAM(), drawn.ram()), f"RAM differs after frame {k} (drawn)"
+        assert np.array_equal(d.s[:N_SNAPSHOT], c.s[:N_SNAPSHOT]), f"state differs after frame {k}"
+        yield drawn
+        ale.act(noop)
+        drawn.act(0)
+        ale_core.act(c.s, c.rom, c.fb, undrawn.rng, 0, ale_core.PLAYER_B_NOOP, _DELTA_FULL, 0, 0)
+
+
 def run_both(tmp_path, rom: bytes, frames: int = 30):
     """Step both engines ``frames`` times with NOOP; assert equal RAM and screen; return our env."""
     ale, (env,) = load_both(tmp_path, rom)
@@ -533,9 +560,7 @@ def test_registers_stored_without_drawing_keep_frames_and_state(tmp_path):
     without touching the TIA (run_frame draws up to them as it returns). Stepped drawn against ale-py
     (screen and RAM), and undrawn against the drawn engine: the whole snapshot must be equal after every
     frame, partial ones included."""
-    from engine import ale_core
-    from engine.env import _DELTA_FULL
-    from engine.layout import N_SNAPSHOT, T_COSMIC_ON, T_PARTIAL
+    from engine.layout import T_COSMIC_ON, T_PARTIAL
 
     GRP1, HMP0, AUDV0, HMCLR, CXCLR, ENAM0, HMM0 = 0x1C, 0x20, 0x19, 0x2B, 0x2C, 0x1D, 0x22
     a = prologue(Asm())
@@ -563,24 +588,13 @@ def test_registers_stored_without_drawing_keep_frames_and_state(tmp_path):
     a.op("dex").op("bne", "line")
     a.op("ldazp", 0x80).op("and#", 7).op("bne", "keep").op("stazp", CXCLR).label("keep")
     a.op("ldazp", 0x80).op("and#", 3).op("bne", "short")
-    a.op("stazp", WSYNC).op("stazp", COLUP0).op("stazp", HMP0)   # pending when the call runs out
-    a.op("ldy#", 60).label("outer").op("ldx#", 0).label("inner").op("dex").op("bne", "inner")
-    a.op("dey").op("bne", "outer")
+    spin_past_the_limit(a.op("stazp", WSYNC).op("stazp", COLUP0).op("stazp", HMP0))   # pending writes
     a.label("short").lines(20, "s").op("jmp", "frame")
-    ale, (drawn, undrawn) = load_both(tmp_path, a.rom(), ours=2)
-    c, d = undrawn.console, drawn.console
-    noop = ale.getLegalActionSet()[0]
     partial, stars, latched = 0, 0, set()
-    for k in range(24):
-        assert np.array_equal(ale.getScreen(), drawn.screen()), f"screen differs after frame {k}"
-        assert np.array_equal(ale.getRAM(), drawn.ram()), f"RAM differs after frame {k} (drawn)"
-        assert np.array_equal(d.s[:N_SNAPSHOT], c.s[:N_SNAPSHOT]), f"state differs after frame {k}"
-        partial += int(d.s[T_PARTIAL])
-        stars += int(d.s[T_COSMIC_ON])
+    for drawn in frames_drawn_and_undrawn(tmp_path, a.rom(), 24):
+        partial += int(drawn.console.s[T_PARTIAL])
+        stars += int(drawn.console.s[T_COSMIC_ON])
         latched.add(tuple(int(v) >> 6 for v in drawn.ram()[1:4]))
-        ale.act(noop)
-        drawn.act(0)
-        ale_core.act(c.s, c.rom, c.fb, undrawn.rng, 0, ale_core.PLAYER_B_NOOP, _DELTA_FULL, 0, 0)
     screen = drawn.screen()
     assert len(set(screen[40].tolist())) >= 3   # both background colours and the sprites show
     assert partial >= 3                         # the spinning frames' calls were cut
@@ -597,9 +611,7 @@ def test_writes_that_change_nothing_skip_drawing_and_keep_frames_and_state(tmp_p
     still be reset: full path); collision registers go to RAM each frame and are cleared every fourth;
     every fourth frame's call is cut at the instruction limit with unchanged writes pending. Drawn
     against ale-py (screen, RAM), undrawn against drawn (whole snapshot) after every frame."""
-    from engine import ale_core
-    from engine.env import _DELTA_FULL
-    from engine.layout import N_SNAPSHOT, T_PARTIAL
+    from engine.layout import T_PARTIAL
 
     NUSIZ0, NUSIZ1, CTRLPF, REFP0, PF0, PF2, GRP1 = 0x04, 0x05, 0x0A, 0x0B, 0x0D, 0x0F, 0x1C
     ENAM0, ENAM1, ENABL, HMP0, VDELBL, CXCLR = 0x1D, 0x1E, 0x1F, 0x20, 0x27, 0x2C
@@ -628,23 +640,13 @@ def test_writes_that_change_nothing_skip_drawing_and_keep_frames_and_state(tmp_p
     a.op("dex").op("bne", "line")
     a.op("ldazp", 0x80).op("and#", 3).op("bne", "keep").op("stazp", CXCLR).label("keep")
     a.op("ldazp", 0x80).op("and#", 3).op("eor#", 1).op("bne", "short")
-    a.op("stazp", WSYNC).op("lda#", 0).op("stazp", PF0).op("stazp", ENAM0).op("stazp", ENABL)  # pending
-    a.op("ldy#", 60).label("outer").op("ldx#", 0).label("inner").op("dex").op("bne", "inner")
-    a.op("dey").op("bne", "outer")
+    spin_past_the_limit(a.op("stazp", WSYNC).op("lda#", 0).op("stazp", PF0).op("stazp", ENAM0)
+                        .op("stazp", ENABL))   # unchanged writes pending when the call runs out
     a.label("short").lines(20, "s").op("jmp", "frame")
-    ale, (drawn, undrawn) = load_both(tmp_path, a.rom(), ours=2)
-    c, d = undrawn.console, drawn.console
-    noop = ale.getLegalActionSet()[0]
     partial, latched = 0, set()
-    for k in range(24):
-        assert np.array_equal(ale.getScreen(), drawn.screen()), f"screen differs after frame {k}"
-        assert np.array_equal(ale.getRAM(), drawn.ram()), f"RAM differs after frame {k} (drawn)"
-        assert np.array_equal(d.s[:N_SNAPSHOT], c.s[:N_SNAPSHOT]), f"state differs after frame {k}"
-        partial += int(d.s[T_PARTIAL])
+    for drawn in frames_drawn_and_undrawn(tmp_path, a.rom(), 24):
+        partial += int(drawn.console.s[T_PARTIAL])
         latched.add(tuple(int(v) >> 6 for v in drawn.ram()[1:9]))
-        ale.act(noop)
-        drawn.act(0)
-        ale_core.act(c.s, c.rom, c.fb, undrawn.rng, 0, ale_core.PLAYER_B_NOOP, _DELTA_FULL, 0, 0)
     assert len(set(drawn.screen()[60].tolist())) >= 3   # playfield, sprites and background show
     assert partial >= 3                                 # the spinning frames' calls were cut
     assert len(latched) >= 3                            # collisions were latched, and cleared
