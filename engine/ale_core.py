@@ -304,3 +304,13 @@ def env_reset_observed(s, rom, fb, erng, snap, rsnap):
     _copy(erng, rsnap)
     _reset_sequence(s, rom, fb, erng, False)
     return True
+
+
+@jit
+def reset_for_observer(s, rom, fb, erng, snap, rsnap, draw_all):
+    """The reset an environment runs: every frame drawn for a game whose frames do not always cover the
+    window (``act_observed``'s ``draw_all``), else ``env_reset_observed``."""
+    if draw_all:
+        env_reset(s, rom, fb, erng)
+    else:
+        env_reset_observed(s, rom, fb, erng, snap, rsnap)

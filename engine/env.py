@@ -95,10 +95,8 @@ class Env:
 
     def _reset(self) -> None:
         c = self.console
-        if self._draw_all:  # this game's frames do not always cover the window: draw every frame
-            ale_core.env_reset(c.s, c.rom, c.fb, self.rng)
-        else:
-            ale_core.env_reset_observed(c.s, c.rom, c.fb, self.rng, self._snap_scratch, self._rng_scratch)
+        ale_core.reset_for_observer(c.s, c.rom, c.fb, self.rng, self._snap_scratch, self._rng_scratch,
+                                    self._draw_all)
         self._screen_buffer = int(c.s[T_FBCUR])
 
     def act(self, action: int, paddle_strength: float = 1.0) -> int:

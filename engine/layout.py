@@ -241,8 +241,8 @@ ACC_WORDS = _alloc("line_cover_words", 18)
 # The clock of the last TIA write the CPU stored itself without drawing up to it (cpu._wr, tia.UNSEEN);
 # run_frame draws up to it when its call ends, so the state between calls is as if it had.
 DEFER_CLK = _alloc("deferred_update_clock")
-# Non-zero while ale_core.env_reset runs the frames before its last one: run_frame leaves them undrawn
-# (their pixels are overwritten before anyone looks; a reset not exact that way is replayed drawn).
+# Non-zero while ale_core.env_reset_observed runs the frames before its last two: run_frame leaves them
+# undrawn (their pixels are overwritten before anyone looks; a reset not exact that way is replayed drawn).
 NODRAW = _alloc("reset_frames_undrawn")
 
 N_STATE = len(_names)

@@ -26,7 +26,7 @@ def _step_one(i, S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, l
     s = S[i]
     fb = FB[i]
     if done[i]:
-        _reset_one(s, rom, fb, R[i], SNAP[i], RSNAP[i], drawall[i] != 0)
+        ale_core.reset_for_observer(s, rom, fb, R[i], SNAP[i], RSNAP[i], drawall[i] != 0)
         rewards[i] = 0
         done[i] = 0
     elif obs_kind > OBS_GRAY:
@@ -48,14 +48,6 @@ def _step_one(i, S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, l
     frames[i, 0] = s[E_FRAME]
     frames[i, 1] = s[E_EPFRAME]
     _write_obs(s, fb, obs, i, obs_kind, height, rgb_lut, gray_lut)
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _reset_one(s, rom, fb, erng, snap, rsnap, draw_all):
-    if draw_all:  # this game's frames do not always cover the window
-        ale_core.env_reset(s, rom, fb, erng)
-    else:
-        ale_core.env_reset_observed(s, rom, fb, erng, snap, rsnap)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -115,7 +107,7 @@ def _reset_all(S, rom, FB, R, mask, obs, obs_kind, height, rgb_lut, gray_lut, SN
             if i >= n:
                 break
             if mask[i]:
-                _reset_one(S[i], rom, FB[i], R[i], SNAP[i], RSNAP[i], drawall[i] != 0)
+                ale_core.reset_for_observer(S[i], rom, FB[i], R[i], SNAP[i], RSNAP[i], drawall[i] != 0)
                 _write_obs(S[i], FB[i], obs, i, obs_kind, height, rgb_lut, gray_lut)
 
 
