@@ -179,8 +179,11 @@ def _wr(s, rom, fb, addr, value, draw, cyc, last_read):
     unseen = UNSEEN[addr & 0x3F] if tia else 0
     if unseen == 4:  # HMM0: the full path when it starts Cosmic Ark's starfield
         unseen = 0 if starts_starfield(s, cyc * 3, value) else 1
-    elif unseen == 5:  # a register drawing reads: skipped only when the write changes nothing
-        unseen = 5 if unchanged(s, addr & 0x3F, value) else 0
+    elif unseen >= 3:  # a register drawing reads: skipped when the write changes nothing (GRPx: else
+        if unchanged(s, addr & 0x3F, value):  # on undrawn frames while no collision is open)
+            unseen = 5
+        elif unseen == 5:
+            unseen = 0
     if unseen == 1 or unseen == 5 or (unseen != 0 and not draw):
         # A TIA register whose write drawing up to it would not change (tia.UNSEEN): stored without the
         # device call; the next access draws the span. Past the line limit the full path ends the

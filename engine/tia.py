@@ -851,6 +851,7 @@ UNSEEN[0x1B] = UNSEEN[0x1C] = 3  # GRP0/GRP1 on undrawn frames while no collisio
 UNSEEN[0x22] = 4  # HMM0 unless it starts Cosmic Ark's starfield, which moves M0 at every line's end
 # Registers drawing does read, when the write leaves the TIA exactly as it is (``unchanged``): Pong
 # rewrites its playfield, missiles and ball with the same values on ~600 of its ~1 000 writes a frame.
+# (GRP0/GRP1, 3 above, are checked the same way first, on drawn frames too.)
 for _r in (0x04, 0x05, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x0F, 0x1D, 0x1E, 0x1F, 0x27):
     UNSEEN[_r] = 5
 
@@ -922,6 +923,10 @@ def unchanged(s, r, value):
         return (1 if value & 0x08 else 0) == s[T_REFP1]
     if r == 0x27:
         return (value & 0x01) == s[T_VDELBL]
+    if r == 0x1B:  # GRP0 also copies GRP1 into its delayed copy
+        return value == s[T_GRP0] and s[T_DGRP1] == s[T_GRP1]
+    if r == 0x1C:  # GRP1 also copies GRP0 and ENABL
+        return value == s[T_GRP1] and s[T_DGRP0] == s[T_GRP0] and s[T_DENABL] == s[T_ENABL]
     if r == 0x04:
         return (value == s[T_NUSIZ0] and s[T_COSMIC_ON] == 0 and s[T_P0M_POS] == s[T_POSP0]
                 and s[T_P0M_SKIP] == 0 and s[T_P0M_MODE] == (value & 7) and s[T_M0M_POS] == s[T_POSM0]

@@ -603,8 +603,10 @@ def test_registers_stored_without_drawing_keep_frames_and_state(tmp_path):
 
 
 def test_writes_that_change_nothing_skip_drawing_and_keep_frames_and_state(tmp_path):
-    """Writes to registers drawing reads (PF0-2, ENAM0/1, ENABL, NUSIZ0/1, CTRLPF, REFP0/1, VDELBL) are
-    stored by the CPU without drawing up to them when they leave the TIA as it is (``tia.unchanged``).
+    """Writes to registers drawing reads (PF0-2, ENAM0/1, ENABL, NUSIZ0/1, CTRLPF, REFP0/1, VDELBL,
+    GRP0/1) are stored by the CPU without drawing up to them when they leave the TIA as it is
+    (``tia.unchanged``). GRP0 and GRP1 are rewritten with their own value just after the other one (or
+    ENABL) changed, with vertical delay on every other pair of frames: their delayed copies must follow.
     A cartridge rewrites all of them on every line, mostly with the value they hold and now and then with
     a new one, over two players, both missiles, the ball and the playfield; HMOVE moves player 0 on every
     line; every eighth line RESP0 lands just before an unchanged NUSIZ0 write (the mask RESP0 leaves must
@@ -614,7 +616,7 @@ def test_writes_that_change_nothing_skip_drawing_and_keep_frames_and_state(tmp_p
     from engine.layout import T_PARTIAL
 
     NUSIZ0, NUSIZ1, CTRLPF, REFP0, PF0, PF2, GRP1 = 0x04, 0x05, 0x0A, 0x0B, 0x0D, 0x0F, 0x1C
-    ENAM0, ENAM1, ENABL, HMP0, VDELBL, CXCLR = 0x1D, 0x1E, 0x1F, 0x20, 0x27, 0x2C
+    ENAM0, ENAM1, ENABL, HMP0, VDELP0, VDELP1, VDELBL, CXCLR = 0x1D, 0x1E, 0x1F, 0x20, 0x25, 0x26, 0x27, 0x2C
     a = prologue(Asm())
     for reg, colour in ((COLUBK, 0x46), (COLUPF, 0xC8), (COLUP0, 0x1E), (0x07, 0x86)):
         a.op("lda#", colour).op("stazp", reg)
@@ -634,6 +636,12 @@ def test_writes_that_change_nothing_skip_drawing_and_keep_frames_and_state(tmp_p
     a.op("lda#", 0x05).op("stazp", NUSIZ1)                                           # never new
     a.op("txa").op("and#", 0x08).op("stazp", REFP0).op("stazp", GRP0)
     a.op("txa").op("ora#", 0x81).op("stazp", GRP1).op("stazp", ENAM0)
+    a.op("ldazp", 0x80).op("lsr").op("stazp", VDELP0).op("stazp", VDELP1)             # every 2 frames
+    a.op("txa").op("and#", 0x08).op("stazp", GRP0)   # same value, but GRP1 is new: its delayed copy is not
+    a.op("stazp", GRP0)                               # changes nothing
+    a.op("txa").op("and#", 0x02).op("stazp", ENABL)   # new every 2 lines
+    a.op("txa").op("ora#", 0x81).op("stazp", GRP1)   # same value, but the ball's delayed enable may be new
+    a.op("stazp", GRP1)                               # changes nothing
     a.op("ldazp", 0x80).op("and#", 0x21).op("stazp", CTRLPF).op("stazp", VDELBL)     # new every frame
     a.op("txa").op("and#", 0x07).op("bne", "noresp").op("stazp", RESP0).label("noresp")
     a.op("txa").op("lsr").op("lsr").op("lsr").op("lsr").op("and#", 0x03).op("stazp", NUSIZ0)

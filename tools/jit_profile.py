@@ -33,9 +33,9 @@ def child(game: str, seconds: float, out: str) -> None:
         e.act(acts[0])
     from engine import cpu
 
-    # the frame kernel and the device callback (bus decode + TIA) are separate machine-code objects
-    for tag, pattern, fn in (("kernel", "machine._run_frame_c-*.1.nbc", machine._run_frame_c),
-                             ("device", "cpu._device_c-*.1.nbc", cpu._device_c)):
+    # the frame kernel and the device callbacks (bus decode + TIA; the undrawn-write one) are separate
+    # machine-code objects
+    for tag, pattern, fn in _objects(machine, cpu):
         nbc = glob.glob(str(cache_dir() / "engine" / pattern))[0]
         with open(nbc, "rb") as f:
             obj = pickle.load(f)[0][2][0]  # (name, "object", (object code, bitcode))
@@ -63,6 +63,15 @@ def child(game: str, seconds: float, out: str) -> None:
                 e.reset()
         n += 100
     print(f"{game}: {n * 4 / (time.perf_counter() - t):.0f} frames/s while sampled", flush=True)
+
+
+def _objects(machine, cpu):
+    return (("kernel", "machine._run_frame_c-*.1.nbc", machine._run_frame_c),
+            ("device", "cpu._device_c-*.1.nbc", cpu._device_c),
+            ("undrawn", "cpu._tia_write_undrawn_c-*.1.nbc", cpu._tia_write_undrawn_c))
+
+
+_TAGS = ("kernel", "device", "undrawn")
 
 
 def _symbols(path: str) -> list[tuple[int, int, str]]:
@@ -95,7 +104,7 @@ def main(argv: list[str]) -> int:
     ips = [int(x, 16) for x in subprocess.run(["perf", "script", "-i", data, "-F", "ip"], capture_output=True,
                                               text=True).stdout.split()]
     objects = []
-    for tag in ("kernel", "device"):
+    for tag in _TAGS:
         base = int(open(os.path.join(out, f"{tag}.base")).read())
         syms = _symbols(os.path.join(out, f"{tag}.o"))
         objects.append((base, syms, [a for a, _, _ in syms]))
