@@ -248,9 +248,17 @@ def bfs_search(nodes, vals, states, ctr, rom, fb, erng, acts, budget_frames, gam
     return ctr[C_NODES]
 
 
+def _apart(shape) -> np.ndarray:
+    """Zeroed int64 scratch with 128 bytes of nothing on either side. Small arrays come from the heap one
+    after another, so two root-parallel trees' states or counters could share a cache line, and the
+    threads writing them would pass it back and forth on every emulated instruction."""
+    n = int(np.prod(shape))
+    return np.zeros(n + 32, np.int64)[16:16 + n].reshape(shape)
+
+
 def _counters(seed_words) -> np.ndarray:
     """A search's counter row, its rollout RNG seeded from ``seed_words``."""
-    ctr = np.zeros(N_CTR, np.int64)
+    ctr = _apart(N_CTR)
     ctr[C_RNG] = np.int64(np.random.default_rng(seed_words).integers(1, 2 ** 62))
     return ctr
 
@@ -265,9 +273,9 @@ class _Planner(BaseAgent):
         self.actions = env.action_set()
         self.ctr = _counters(seed)
         self.fb = env.console.fb.copy()
-        self.work = np.zeros(N_STATE, np.int64)
-        self.tmp = np.zeros(N_STATE, np.int64)
-        self.rams = np.zeros((max(1, len(self.actions)), 128), np.int64)
+        self.work = _apart(N_STATE)
+        self.tmp = _apart(N_STATE)
+        self.rams = _apart((max(1, len(self.actions)), 128))
         self.last_frames = 0
         self.last_time = 0.0
         self._stop = False
@@ -283,7 +291,7 @@ class _Planner(BaseAgent):
 
     def _acts(self) -> np.ndarray:
         if self.rams.shape[0] < len(self.actions):  # the Runner may hand over a larger action set
-            self.rams = np.zeros((len(self.actions), 128), np.int64)
+            self.rams = _apart((len(self.actions), 128))
         if self.nodes.shape[0] < len(self.actions) + 1:
             raise ValueError(f"node table ({self.nodes.shape[0]}) too small for {len(self.actions)} actions")
         return np.asarray(self.actions, np.int64)
@@ -378,8 +386,8 @@ class UCTAgent(_Planner):
         caps = [min(int(max_nodes), share * na + 1) for share in self._shares]
         # worker 0's tree runs on the agent's own scratch and seed (exactly a sequential UCT's)
         self.trees = [_Tree(caps[0], self.ctr, self.fb, self.work, self.rams)]
-        self.trees += [_Tree(caps[w], _counters([seed, w]), self.fb.copy(), np.zeros(N_STATE, np.int64),
-                             np.zeros((na, 128), np.int64)) for w in range(1, self.workers)]
+        self.trees += [_Tree(caps[w], _counters([seed, w]), self.fb.copy(), _apart(N_STATE), _apart((na, 128)))
+                       for w in range(1, self.workers)]
         self.nodes, self.vals, self.states = self.trees[0].nodes, self.trees[0].vals, self.trees[0].states
         self._has_tree = False
         self._chosen = -1  # index into self.actions of the last decision's root child
@@ -400,7 +408,7 @@ class UCTAgent(_Planner):
     def _acts(self) -> np.ndarray:
         for tree in self.trees:  # the Runner may hand over a larger action set
             if tree.rams.shape[0] < len(self.actions):
-                tree.rams = np.zeros((len(self.actions), 128), np.int64)
+                tree.rams = _apart((len(self.actions), 128))
             if tree.nodes.shape[0] < len(self.actions) + 1:
                 raise ValueError(f"node table ({tree.nodes.shape[0]}) too small for {len(self.actions)} actions")
         self.rams = self.trees[0].rams

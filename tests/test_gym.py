@@ -93,6 +93,26 @@ def test_vector_env_matches_single_envs(game, mode, steps):
         assert partial > 0   # the case the replay rule is for did come up
 
 
+def test_vector_rows_keep_apart_and_gray_pairs_match_the_palette():
+    """Threads stepping neighbouring environments must not write one cache line: each state and RNG row
+    ends in a gap no kernel touches (it stays zero through steps and resets). The two-pixels-at-a-time grey
+    table agrees with the palette's grey level for every pair of palette bytes."""
+    from engine.layout import N_STATE
+    from engine.palettes import NTSC_GRAY, PAL_GRAY
+    from engine.vector import ROW_GAP, gray_pairs
+
+    vec = VectorEnv("breakout", 4, obs_type="grayscale", frameskip=4, repeat_action_probability=0.25, seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        vec.step(rng.integers(len(vec.action_set), size=4))
+    vec.reset()
+    assert vec.S.shape[1] == N_STATE + ROW_GAP and ROW_GAP * 8 >= 64
+    assert not vec.S[:, N_STATE:].any() and not vec.R[:, -ROW_GAP:].any()
+    two = np.arange(65536, dtype=np.uint16).view(np.uint8)
+    for lut in (NTSC_GRAY, PAL_GRAY):
+        assert np.array_equal(gray_pairs(lut).view(np.uint8), lut[two])
+
+
 def test_gymnasium_vector_entry_point():
     envs = gym.make_vec("ArcadeLab/Pong-v5", num_envs=2, vectorization_mode="vector_entry_point")
     obs, info = envs.reset(seed=0)
