@@ -148,6 +148,21 @@ def test_root_parallel_uct_is_independent_trees_summed(boxing):
     assert again.decide() == a and np.array_equal(again.root_stats()["visits"], stats["visits"])
 
 
+def test_root_parallel_trees_write_no_shared_cache_line(boxing):
+    """Each tree's small scratch (the state it emulates, its RAM rows, its counters) is written on every
+    emulated step by its own thread; no two of them, nor the planner's spare state, may come within a
+    cache line of each other (heap neighbours would make the threads pass lines back and forth)."""
+    from agents.search import UCTAgent
+
+    agent = UCTAgent(boxing, seed=0, simulations=12, depth_frames=10, workers=3)
+    agent.decide()
+    spans = [(a.__array_interface__["data"][0], a.nbytes) for t in agent.trees for a in (t.work, t.rams, t.ctr)]
+    spans.append((agent.tmp.__array_interface__["data"][0], agent.tmp.nbytes))
+    spans.sort()
+    for (a, n), (b, _) in zip(spans, spans[1:]):
+        assert b - (a + n) >= 64, (a, n, b)
+
+
 def test_root_parallel_uct_reuses_subtrees_and_aborts(boxing):
     import threading
 
