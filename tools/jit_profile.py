@@ -35,7 +35,8 @@ def child(game: str, seconds: float, out: str) -> None:
 
     # the frame kernel and the device callbacks (bus decode + TIA; the undrawn-write one) are separate
     # machine-code objects
-    for tag, pattern, fn in _objects(machine, cpu):
+    for tag, pattern, attr in _OBJECTS:
+        fn = getattr(machine if attr.startswith("machine.") else cpu, attr.split(".")[1])
         nbc = glob.glob(str(cache_dir() / "engine" / pattern))[0]
         with open(nbc, "rb") as f:
             obj = pickle.load(f)[0][2][0]  # (name, "object", (object code, bitcode))
@@ -65,13 +66,10 @@ def child(game: str, seconds: float, out: str) -> None:
     print(f"{game}: {n * 4 / (time.perf_counter() - t):.0f} frames/s while sampled", flush=True)
 
 
-def _objects(machine, cpu):
-    return (("kernel", "machine._run_frame_c-*.1.nbc", machine._run_frame_c),
-            ("device", "cpu._device_c-*.1.nbc", cpu._device_c),
-            ("undrawn", "cpu._tia_write_undrawn_c-*.1.nbc", cpu._tia_write_undrawn_c))
-
-
-_TAGS = ("kernel", "device", "undrawn")
+# (tag, cached object file, compiled function) for each machine-code object samples are attributed to
+_OBJECTS = (("kernel", "machine._run_frame_c-*.1.nbc", "machine._run_frame_c"),
+            ("device", "cpu._device_c-*.1.nbc", "cpu._device_c"),
+            ("undrawn", "cpu._tia_write_undrawn_c-*.1.nbc", "cpu._tia_write_undrawn_c"))
 
 
 def _symbols(path: str) -> list[tuple[int, int, str]]:
@@ -104,7 +102,7 @@ def main(argv: list[str]) -> int:
     ips = [int(x, 16) for x in subprocess.run(["perf", "script", "-i", data, "-F", "ip"], capture_output=True,
                                               text=True).stdout.split()]
     objects = []
-    for tag in _TAGS:
+    for tag, _, _ in _OBJECTS:
         base = int(open(os.path.join(out, f"{tag}.base")).read())
         syms = _symbols(os.path.join(out, f"{tag}.o"))
         objects.append((base, syms, [a for a, _, _ in syms]))
