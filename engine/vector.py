@@ -82,9 +82,10 @@ def _queue(done, order):
 
 @njit(cache=True, nogil=True, parallel=True, _nrt=False)
 def _step_all(S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, lives, frames, obs, obs_kind,
-              height, rgb_lut, gray_lut, SNAP, RSNAP, drawall, order, counter, workers):
+              height, rgb_lut, gray_lut, SNAP, RSNAP, drawall, order, counter, workers, resets_only):
     # Each thread takes the next environment from a shared counter when it is free: steps differ in cost
     # (a reset, a replayed step), and a fixed split would leave one core waiting on the other.
+    # ``resets_only``: only the environments marked done are stepped, which resets them (VectorEnv.reset).
     n = S.shape[0]
     _queue(done, order)
     counter[0] = 0
@@ -93,7 +94,10 @@ def _step_all(S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, live
             j = fetch_add(counter, 0)
             if j >= n:
                 break
-            _step_one(order[j], S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, lives, frames, obs,
+            i = order[j]
+            if resets_only and not done[i]:
+                continue
+            _step_one(i, S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, lives, frames, obs,
                       obs_kind, height, rgb_lut, gray_lut, SNAP, RSNAP, drawall)
 
 
@@ -114,21 +118,6 @@ def _write_obs(s, fb, obs, i, obs_kind, height, rgb_lut, gray_lut):
             obs[i, 3 * k] = rgb_lut[c, 0]
             obs[i, 3 * k + 1] = rgb_lut[c, 1]
             obs[i, 3 * k + 2] = rgb_lut[c, 2]
-
-
-@njit(cache=True, nogil=True, parallel=True, _nrt=False)
-def _reset_all(S, rom, FB, R, mask, obs, obs_kind, height, rgb_lut, gray_lut, SNAP, RSNAP, drawall, counter,
-               workers):
-    n = S.shape[0]
-    counter[0] = 0
-    for _w in prange(min(workers, n)):
-        while True:
-            i = fetch_add(counter, 0)
-            if i >= n:
-                break
-            if mask[i]:
-                ale_core.reset_for_observer(S[i], rom, FB[i], R[i], SNAP[i], RSNAP[i], drawall[i] != 0)
-                _write_obs(S[i], FB[i], obs, i, obs_kind, height, rgb_lut, gray_lut)
 
 
 class VectorEnv:
@@ -186,10 +175,15 @@ class VectorEnv:
 
     def reset(self, mask=None) -> np.ndarray:
         m = np.ones(self.num_envs, dtype=np.int64) if mask is None else np.asarray(mask, dtype=np.int64)
-        _reset_all(self.S, self.rom, self.FB, self.R, m, self.obs, self.obs_kind, self.height, self.rgb_lut,
-                   self.gray_lut, self._snap, self._rsnap, self._drawall, self._counter, numba.get_num_threads())
-        self.done[m != 0] = 0
+        self.done[m != 0] = 1  # a done environment's next step is its reset
+        self._run(self.action_set[np.zeros(self.num_envs, dtype=np.int64)], True)
         return self.observations()
+
+    def _run(self, actions: np.ndarray, resets_only: bool) -> None:
+        _step_all(self.S, self.rom, self.FB, self.R, actions, self._deltas, self.done, self.rewards, self.terms,
+                  self.truncs, self.lives, self.frames, self.obs, self.obs_kind, self.height, self.rgb_lut,
+                  self.gray_lut, self._snap, self._rsnap, self._drawall, self._order, self._counter,
+                  numba.get_num_threads(), resets_only)
 
     def step(self, action_indices) -> tuple:
         """Actions are indices into the action set; returns (obs, rewards, terminated, truncated, lives)."""
@@ -198,10 +192,7 @@ class VectorEnv:
             raise ValueError(f"expected {self.num_envs} actions, got shape {idx.shape}")
         if idx.min() < 0 or idx.max() >= len(self.action_set):
             raise ValueError(f"action indices must be in [0, {len(self.action_set)})")
-        _step_all(self.S, self.rom, self.FB, self.R, self.action_set[idx], self._deltas, self.done, self.rewards,
-                  self.terms, self.truncs, self.lives, self.frames, self.obs, self.obs_kind, self.height,
-                  self.rgb_lut, self.gray_lut, self._snap, self._rsnap, self._drawall, self._order, self._counter,
-                  numba.get_num_threads())
+        self._run(self.action_set[idx], False)
         return self.observations(), self.rewards.copy(), self.terms.copy(), self.truncs.copy(), self.lives.copy()
 
 
