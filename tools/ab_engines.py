@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import os
 import shutil
 import subprocess
 import sys
@@ -87,6 +88,13 @@ def main(argv: list[str]) -> int:
         return 2
     sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(_reference_tree(ref)))
+    # Each side's kernels must live in that side's own cache folder (engine._jit keys it by a hash of the
+    # sources). Imported one after the other, the second package would inherit the first one's
+    # NUMBA_CACHE_DIR, and numba, which checks only the defining file's time stamp, would then serve
+    # this tree a kernel compiled from an earlier state of it (machine.py unchanged, cpu.py edited).
+    importlib.import_module("engine_ref.env")
+    os.environ.pop("NUMBA_CACHE_DIR", None)
+    importlib.import_module("engine.env")
     steps = 300
     for game in games:
         sides = {"engine_ref": _setup("engine_ref", game, steps), "engine": _setup("engine", game, steps)}
