@@ -1,5 +1,8 @@
 """Where the emulator's compiled time goes, per function: ``python tools/jit_profile.py GAME [SECONDS]``
 (``JIT_PROFILE_UNDRAWN=1``: no frame drawn, the search workload; default: frame skip 4, last frame drawn).
+``--code FUNCTION`` also writes FUNCTION's disassembly with each instruction's share of the samples
+(``annotated.txt`` in the output folder) and prints its hottest 256-byte stretches: where inside the 6502
+loop the time goes (``--code execute``), e.g. decode and dispatch against the operations.
 
 Needs ``perf`` (software clock events are enough) and ``objdump``. The frame kernel and the device callback are
 machine-code objects (numba links every callee into them); their cached object files still carry the symbols.
@@ -92,6 +95,10 @@ def main(argv: list[str]) -> int:
     if argv and argv[0] == "--child":
         child(argv[1], float(argv[2]), argv[3])
         return 0
+    code = None
+    if "--code" in argv:
+        k = argv.index("--code")
+        code, argv = argv[k + 1], argv[:k] + argv[k + 2:]
     game = argv[0] if argv else "breakout"
     seconds = float(argv[1]) if len(argv) > 1 else 10.0
     out = tempfile.mkdtemp(prefix="jit-profile-")
@@ -120,7 +127,40 @@ def main(argv: list[str]) -> int:
     for name, n in shares.most_common(15):
         print(f"{100 * n / total:5.1f}%  {name}")
     print(f"({total} samples; files in {out})")
+    if code:
+        _annotate(out, objects, ips, code, total)
     return 0
+
+
+def _annotate(out: str, objects, ips: list[int], name: str, total: int) -> None:
+    """Per-instruction shares inside the first symbol whose short name ends with ``name``."""
+    for (base, syms, _), (tag, _, _) in zip(objects, _OBJECTS):
+        hit = [s for s in syms if _short(s[2]).endswith(name)]
+        if hit:
+            break
+    else:
+        print(f"no compiled function named {name!r} in {[t for t, _, _ in _OBJECTS]}")
+        return
+    lo, size, sym = hit[0]
+    counts = collections.Counter(ip - base for ip in ips if lo <= ip - base < lo + size)
+    dis = subprocess.run(["objdump", "-d", "--no-show-raw-insn", f"--start-address={lo}",
+                          f"--stop-address={lo + size}", os.path.join(out, f"{tag}.o")],
+                         capture_output=True, text=True, check=True).stdout
+    rows = []
+    for line in dis.splitlines():
+        m = re.match(r"\s*([0-9a-f]+):\s*(.*)", line)
+        if m:
+            a = int(m.group(1), 16)
+            rows.append(f"{100 * counts[a] / total:6.2f}  {a:8x}  {m.group(2)[:100]}")
+    with open(os.path.join(out, "annotated.txt"), "w") as f:
+        f.write("\n".join(rows) + "\n")
+    stretches = collections.Counter()
+    for a, n in counts.items():
+        stretches[a // 256] += n
+    print(f"\n{_short(sym)}: {100 * sum(counts.values()) / total:.1f}% of samples; hottest 256-byte stretches "
+          f"(offsets in annotated.txt; samples land just after the instruction that stalled):")
+    for k, n in stretches.most_common(12):
+        print(f"{100 * n / total:5.1f}%  {k * 256:8x}-{k * 256 + 255:x}")
 
 
 if __name__ == "__main__":
