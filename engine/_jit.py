@@ -18,7 +18,7 @@ _AGENTS_DIR = _ENGINE_DIR.parent / "agents"
 # Modules that hold no compiled code and no constants compiled code reads: editing them must not throw
 # away a two-minute compile. Everything else (including plain table modules) is part of the key.
 _PYTHON_ONLY = {"cli.py", "doctor.py", "parity.py", "bench.py", "gym.py", "roms.py", "console.py", "env.py",
-                "__main__.py", "bench_app.py", "png.py", "statefile.py", "warm.py"}
+                "__main__.py", "bench_app.py", "png.py", "statefile.py", "warm.py", "cpu_gen.py"}
 # Packages of plain Python (no njit, no constants compiled code reads): editing them must not recompile.
 _PURE_PYTHON_DIRS = {"evaluation", "external", "atari_bench"}
 

@@ -722,8 +722,7 @@ def _tia_load(s, addr):
 
 @jit(inline="always")
 def tia_input(s, a, noise):
-    """TIA read registers 0x08-0x0F (paddles, fire buttons, nothing) with ``noise`` in the undriven bits:
-    nothing drawing changes, so the CPU reads them without drawing up to the read (cpu._rd_slow)."""
+    """TIA read registers 0x08-0x0F (paddles, fire buttons, nothing) with ``noise`` in the undriven bits."""
     if a <= 0x0B:
         return _paddle_bit(s, a - 0x08) | noise
     if a == 0x0C:

@@ -171,3 +171,10 @@ def test_unstable_opcodes_follow_ales_formulas(op):
         assert mem[addr & 0xFFFF] == expect & 0xFF
         if name == "SHS":
             assert s[L.SP] == a & x
+
+
+def test_generated_interpreter_loop_is_what_the_generator_writes():
+    """cpu_exec.py is generated from the opcode table by cpu_gen.py; an edit to either alone would drift."""
+    from engine import cpu_gen
+
+    assert cpu_gen.TARGET.read_text() == cpu_gen.source(), "stale: run python -m engine.cpu_gen"
