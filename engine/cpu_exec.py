@@ -50,164 +50,6 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
-        elif op == 0xA5:  # LDA zp
-            cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            a = val
-            nz = a
-        elif op == 0xA9:  # LDA imm
-            cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = val
-            a = val
-            nz = a
-        elif op == 0xD0:  # BNE rel
-            cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = val
-            if (nz & 0xFF) != 0:
-                target = (pc + _signed(val)) & 0xFFFF
-                extra = 2 if ((pc ^ target) & 0xFF00) else 1
-                cyc += extra
-                pc = target
-                if val == 0xFB:
-                    a, x, y, nz, cyc, left = _after_timer_wait(s, rom, pc, cyc, left, 6 + extra, a, x, y, nz)
-        elif op == 0xF0:  # BEQ rel
-            cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = val
-            if (nz & 0xFF) == 0:
-                target = (pc + _signed(val)) & 0xFFFF
-                extra = 2 if ((pc ^ target) & 0xFF00) else 1
-                cyc += extra
-                pc = target
-        elif op == 0x10:  # BPL rel
-            cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = val
-            if (nz & 0x180) == 0:
-                target = (pc + _signed(val)) & 0xFFFF
-                extra = 2 if ((pc ^ target) & 0xFF00) else 1
-                cyc += extra
-                pc = target
-                if val == 0xFB:
-                    a, x, y, nz, cyc, left = _after_timer_wait(s, rom, pc, cyc, left, 6 + extra, a, x, y, nz)
-        elif op == 0x30:  # BMI rel
-            cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = val
-            if (nz & 0x180) != 0:
-                target = (pc + _signed(val)) & 0xFFFF
-                extra = 2 if ((pc ^ target) & 0xFF00) else 1
-                cyc += extra
-                pc = target
-                if val == 0xFB:
-                    a, x, y, nz, cyc, left = _after_timer_wait(s, rom, pc, cyc, left, 6 + extra, a, x, y, nz)
-        elif op == 0x90:  # BCC rel
-            cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = val
-            if c == 0:
-                target = (pc + _signed(val)) & 0xFFFF
-                extra = 2 if ((pc ^ target) & 0xFF00) else 1
-                cyc += extra
-                pc = target
-        elif op == 0xB0:  # BCS rel
-            cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = val
-            if c != 0:
-                target = (pc + _signed(val)) & 0xFFFF
-                extra = 2 if ((pc ^ target) & 0xFF00) else 1
-                cyc += extra
-                pc = target
-        elif op == 0xA2:  # LDX imm
-            cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = val
-            x = val
-            nz = x
-        elif op == 0xA0:  # LDY imm
-            cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = val
-            y = val
-            nz = y
-        elif op == 0xA6:  # LDX zp
-            cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            x = val
-            nz = x
-        elif op == 0xA4:  # LDY zp
-            cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            y = val
-            nz = y
-        elif op == 0x86:  # STX zp
-            cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            wval = x
-            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
-        elif op == 0x84:  # STY zp
-            cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            wval = y
-            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
-        elif op == 0x95:  # STA zp,X
-            cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            addr = (addr + x) & 0xFF
-            wval = a
-            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
-        elif op == 0xB5:  # LDA zp,X
-            cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            addr = (addr + x) & 0xFF
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            a = val
-            nz = a
         elif op == 0xB1:  # LDA (zp),Y
             cyc += 5
             p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -224,21 +66,130 @@ def execute(s, rom, fb, number, draw):
             bus = val
             a = val
             nz = a
-        elif op == 0xBD:  # LDA abs,X
-            cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+        elif op == 0x10:  # BPL rel
+            cyc += 2
+            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            bus = val
+            if (nz & 0x180) == 0:
+                target = (pc + _signed(val)) & 0xFFFF
+                extra = 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += extra
+                pc = target
+                if val == 0xFB:
+                    a, x, y, nz, cyc, left = _after_timer_wait(s, rom, pc, cyc, left, 6 + extra, a, x, y, nz)
+        elif op == 0xA5:  # LDA zp
+            cyc += 3
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + x) & 0xFFFF
-            if (base ^ addr) & 0xFF00:
-                cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
             a = val
+            nz = a
+        elif op == 0xA9:  # LDA imm
+            cyc += 2
+            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            a = val
+            nz = a
+        elif op == 0xCA:  # DEX imp
+            cyc += 2
+            x = (x - 1) & 0xFF
+            nz = x
+        elif op == 0xF0:  # BEQ rel
+            cyc += 2
+            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if (nz & 0xFF) == 0:
+                target = (pc + _signed(val)) & 0xFFFF
+                extra = 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += extra
+                pc = target
+        elif op == 0xB0:  # BCS rel
+            cyc += 2
+            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if c != 0:
+                target = (pc + _signed(val)) & 0xFFFF
+                extra = 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += extra
+                pc = target
+        elif op == 0x86:  # STX zp
+            cyc += 3
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            wval = x
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xD0:  # BNE rel
+            cyc += 2
+            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if (nz & 0xFF) != 0:
+                target = (pc + _signed(val)) & 0xFFFF
+                extra = 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += extra
+                pc = target
+                if val == 0xFB:
+                    a, x, y, nz, cyc, left = _after_timer_wait(s, rom, pc, cyc, left, 6 + extra, a, x, y, nz)
+        elif op == 0x88:  # DEY imp
+            cyc += 2
+            y = (y - 1) & 0xFF
+            nz = y
+        elif op == 0x84:  # STY zp
+            cyc += 3
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            wval = y
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xA4:  # LDY zp
+            cyc += 3
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            y = val
+            nz = y
+        elif op == 0x29:  # AND imm
+            cyc += 2
+            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            a &= val
+            nz = a
+        elif op == 0x4A:  # LSRA imp
+            cyc += 2
+            c = a & 1
+            a = a >> 1
+            nz = a
+        elif op == 0xB5:  # LDA zp,X
+            cyc += 4
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            nz = a
+        elif op == 0x8A:  # TXA imp
+            cyc += 2
+            a = x
             nz = a
         elif op == 0xB9:  # LDA abs,Y
             cyc += 4
@@ -256,7 +207,9 @@ def execute(s, rom, fb, number, draw):
             bus = val
             a = val
             nz = a
-        elif op == 0xAD:  # LDA abs
+        elif op == 0xEA:  # NOP imp
+            cyc += 2
+        elif op == 0xBD:  # LDA abs,X
             cyc += 4
             lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
@@ -265,11 +218,232 @@ def execute(s, rom, fb, number, draw):
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
-            addr = base
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
             val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
             bus = val
             a = val
             nz = a
+        elif op == 0xA6:  # LDX zp
+            cyc += 3
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            x = val
+            nz = x
+        elif op == 0x90:  # BCC rel
+            cyc += 2
+            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if c == 0:
+                target = (pc + _signed(val)) & 0xFFFF
+                extra = 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += extra
+                pc = target
+        elif op == 0xC8:  # INY imp
+            cyc += 2
+            y = (y + 1) & 0xFF
+            nz = y
+        elif op == 0xC0:  # CPY imm
+            cyc += 2
+            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            nz = (y - val) & 0xFF
+            c = 1 if y >= val else 0
+        elif op == 0xC9:  # CMP imm
+            cyc += 2
+            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            nz = (a - val) & 0xFF
+            c = 1 if a >= val else 0
+        elif op == 0x38:  # SEC imp
+            cyc += 2
+            c = 1
+        elif op == 0x30:  # BMI rel
+            cyc += 2
+            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if (nz & 0x180) != 0:
+                target = (pc + _signed(val)) & 0xFFFF
+                extra = 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += extra
+                pc = target
+                if val == 0xFB:
+                    a, x, y, nz, cyc, left = _after_timer_wait(s, rom, pc, cyc, left, 6 + extra, a, x, y, nz)
+        elif op == 0xA8:  # TAY imp
+            cyc += 2
+            y = a
+            nz = y
+        elif op == 0xAA:  # TAX imp
+            cyc += 2
+            x = a
+            nz = x
+        elif op == 0xE5:  # SBC zp
+            cyc += 3
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                inv = val ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0xA2:  # LDX imm
+            cyc += 2
+            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            x = val
+            nz = x
+        elif op == 0x0A:  # ASLA imp
+            cyc += 2
+            c = a >> 7
+            a = (a << 1) & 0xFF
+            nz = a
+        elif op == 0x25:  # AND zp
+            cyc += 3
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a &= val
+            nz = a
+        elif op == 0xC6:  # DEC zp
+            cyc += 5
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val - 1) & 0xFF
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x4C:  # JMP abs
+            cyc += 3
+            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            pc = addr
+        elif op == 0xC4:  # CPY zp
+            cyc += 3
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            nz = (y - val) & 0xFF
+            c = 1 if y >= val else 0
+        elif op == 0xE8:  # INX imp
+            cyc += 2
+            x = (x + 1) & 0xFF
+            nz = x
+        elif op == 0x95:  # STA zp,X
+            cyc += 4
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            wval = a
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xA0:  # LDY imm
+            cyc += 2
+            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            y = val
+            nz = y
+        elif op == 0x98:  # TYA imp
+            cyc += 2
+            a = y
+            nz = a
+        elif op == 0x08:  # PHP imp
+            cyc += 3
+            sp = s[SP]
+            addr = 0x100 + sp
+            wval = _status(s, nz, c) & 0xFF
+            s[SP] = (sp - 1) & 0xFF
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x05:  # ORA zp
+            cyc += 3
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a |= val
+            nz = a
+        elif op == 0x18:  # CLC imp
+            cyc += 2
+            c = 0
+        elif op == 0x60:  # RTS imp
+            cyc += 6
+            sp = s[SP]
+            dummy, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, bus)
+            sp = (sp + 1) & 0xFF
+            val, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, dummy)
+            bus = val
+            sp = (sp + 1) & 0xFF
+            hi, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, bus)
+            pc = val | (hi << 8)
+            dummy, cyc = _byte(s, rom, fb, pc, draw, cyc, hi)
+            bus = dummy
+            pc = (pc + 1) & 0xFFFF
+            s[SP] = sp
+        elif op == 0x20:  # JSR abs
+            cyc += 6
+            sp = s[SP]
+            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            dummy, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, lo)
+            cyc = _push(s, rom, fb, 0x100 + sp, pc >> 8, draw, cyc, 1)
+            sp = (sp - 1) & 0xFF
+            cyc = _push(s, rom, fb, 0x100 + sp, pc & 0xFF, draw, cyc, 0)
+            s[SP] = (sp - 1) & 0xFF
+            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, pc & 0xFF)
+            bus = hi
+            pc = lo | (hi << 8)
+        elif op == 0x24:  # BIT zp
+            cyc += 3
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            nz = (a & val) | ((val & 0x80) << 1)
+            s[FV] = (val >> 6) & 1
         elif op == 0x8D:  # STA abs
             cyc += 4
             lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -286,7 +460,7 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
-        elif op == 0x99:  # STA abs,Y
+        elif op == 0x6C:  # JMP (ind)
             cyc += 5
             lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
@@ -295,344 +469,12 @@ def execute(s, rom, fb, number, draw):
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
-            addr = (base + y) & 0xFFFF
-            wval = a
-            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
-        elif op == 0x9D:  # STA abs,X
-            cyc += 5
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + x) & 0xFFFF
-            wval = a
-            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
-        elif op == 0x91:  # STA (zp),Y
-            cyc += 6
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = p
-            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
-            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + y) & 0xFFFF
-            wval = a
-            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
-        elif op == 0xCA:  # DEX imp
-            cyc += 2
-            x = (x - 1) & 0xFF
-            nz = x
-        elif op == 0x88:  # DEY imp
-            cyc += 2
-            y = (y - 1) & 0xFF
-            nz = y
-        elif op == 0xE8:  # INX imp
-            cyc += 2
-            x = (x + 1) & 0xFF
-            nz = x
-        elif op == 0xC8:  # INY imp
-            cyc += 2
-            y = (y + 1) & 0xFF
-            nz = y
-        elif op == 0xAA:  # TAX imp
-            cyc += 2
-            x = a
-            nz = x
-        elif op == 0xA8:  # TAY imp
-            cyc += 2
-            y = a
-            nz = y
-        elif op == 0x8A:  # TXA imp
-            cyc += 2
-            a = x
-            nz = a
-        elif op == 0x98:  # TYA imp
-            cyc += 2
-            a = y
-            nz = a
-        elif op == 0x18:  # CLC imp
-            cyc += 2
-            c = 0
-        elif op == 0x38:  # SEC imp
-            cyc += 2
-            c = 1
-        elif op == 0x29:  # AND imm
-            cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = val
-            a &= val
-            nz = a
-        elif op == 0x09:  # ORA imm
-            cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = val
-            a |= val
-            nz = a
-        elif op == 0x49:  # EOR imm
-            cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = val
-            a ^= val
-            nz = a
-        elif op == 0xC9:  # CMP imm
-            cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = val
-            nz = (a - val) & 0xFF
-            c = 1 if a >= val else 0
-        elif op == 0xE0:  # CPX imm
-            cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = val
-            nz = (x - val) & 0xFF
-            c = 1 if x >= val else 0
-        elif op == 0xC0:  # CPY imm
-            cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = val
-            nz = (y - val) & 0xFF
-            c = 1 if y >= val else 0
-        elif op == 0x69:  # ADC imm
-            cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = val
-            if s[FD] == 0:
-                total = a + val + c
-                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
-                a = total & 0xFF
-                c = total >> 8
-            else:
-                r = _adc_bcd(s, a, val, c)
-                a = r & 0xFF
-                c = r >> 8
-            nz = a
-        elif op == 0xE9:  # SBC imm
-            cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = val
-            if s[FD] == 0:
-                inv = val ^ 0xFF
-                total = a + inv + c
-                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
-                a = total & 0xFF
-                c = total >> 8
-            else:
-                r = _sbc_bcd(s, a, val, c)
-                a = r & 0xFF
-                c = r >> 8
-            nz = a
-        elif op == 0x4A:  # LSRA imp
-            cyc += 2
-            c = a & 1
-            a = a >> 1
-            nz = a
-        elif op == 0x0A:  # ASLA imp
-            cyc += 2
-            c = a >> 7
-            a = (a << 1) & 0xFF
-            nz = a
-        elif op == 0x2A:  # ROLA imp
-            cyc += 2
-            r = ((a << 1) | c) & 0xFF
-            c = a >> 7
-            a = r
-            nz = a
-        elif op == 0x6A:  # RORA imp
-            cyc += 2
-            r = (a >> 1) | (c << 7)
-            c = a & 1
-            a = r
-            nz = a
-        elif op == 0x4C:  # JMP abs
-            cyc += 3
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
+            lo, cyc = _any(s, rom, fb, base, draw, cyc, bus)
+            hi, cyc = _any(s, rom, fb, (base & 0xFF00) | ((base + 1) & 0xFF), draw, cyc, lo)
             bus = hi
             base = lo | (hi << 8)
             addr = base
             pc = addr
-        elif op == 0x20:  # JSR abs
-            cyc += 6
-            sp = s[SP]
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            dummy, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, lo)
-            cyc = _push(s, rom, fb, 0x100 + sp, pc >> 8, draw, cyc, 1)
-            sp = (sp - 1) & 0xFF
-            cyc = _push(s, rom, fb, 0x100 + sp, pc & 0xFF, draw, cyc, 0)
-            s[SP] = (sp - 1) & 0xFF
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, pc & 0xFF)
-            bus = hi
-            pc = lo | (hi << 8)
-        elif op == 0x60:  # RTS imp
-            cyc += 6
-            sp = s[SP]
-            dummy, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, bus)
-            sp = (sp + 1) & 0xFF
-            val, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, dummy)
-            bus = val
-            sp = (sp + 1) & 0xFF
-            hi, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, bus)
-            pc = val | (hi << 8)
-            dummy, cyc = _byte(s, rom, fb, pc, draw, cyc, hi)
-            bus = dummy
-            pc = (pc + 1) & 0xFFFF
-            s[SP] = sp
-        elif op == 0x48:  # PHA imp
-            cyc += 3
-            sp = s[SP]
-            addr = 0x100 + sp
-            wval = a
-            s[SP] = (sp - 1) & 0xFF
-            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
-        elif op == 0x68:  # PLA imp
-            cyc += 4
-            sp = s[SP]
-            dummy, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, bus)
-            sp = (sp + 1) & 0xFF
-            val, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, dummy)
-            bus = val
-            a = val
-            nz = a
-            s[SP] = sp
-        elif op == 0x08:  # PHP imp
-            cyc += 3
-            sp = s[SP]
-            addr = 0x100 + sp
-            wval = _status(s, nz, c) & 0xFF
-            s[SP] = (sp - 1) & 0xFF
-            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
-        elif op == 0x28:  # PLP imp
-            cyc += 4
-            sp = s[SP]
-            dummy, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, bus)
-            sp = (sp + 1) & 0xFF
-            val, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, dummy)
-            bus = val
-            nz = (0 if val & 0x02 else 1) | ((val & 0x80) << 1)
-            s[FV] = (val >> 6) & 1
-            s[FB] = 1  # the 6507's B flag always reads as set
-            s[FD] = (val >> 3) & 1
-            s[FI] = (val >> 2) & 1
-            c = val & 1
-            s[SP] = sp
-        elif op == 0x25:  # AND zp
-            cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            a &= val
-            nz = a
-        elif op == 0x05:  # ORA zp
-            cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            a |= val
-            nz = a
-        elif op == 0x45:  # EOR zp
-            cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            a ^= val
-            nz = a
-        elif op == 0xC5:  # CMP zp
-            cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            nz = (a - val) & 0xFF
-            c = 1 if a >= val else 0
-        elif op == 0xE4:  # CPX zp
-            cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            nz = (x - val) & 0xFF
-            c = 1 if x >= val else 0
-        elif op == 0xC6:  # DEC zp
-            cyc += 5
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            wval = (val - 1) & 0xFF
-            nz = wval
-            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
-        elif op == 0xE6:  # INC zp
-            cyc += 5
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            wval = (val + 1) & 0xFF
-            nz = wval
-            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
-        elif op == 0x24:  # BIT zp
-            cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            nz = (a & val) | ((val & 0x80) << 1)
-            s[FV] = (val >> 6) & 1
         elif op == 0x65:  # ADC zp
             cyc += 3
             addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -650,6 +492,86 @@ def execute(s, rom, fb, number, draw):
                 a = r & 0xFF
                 c = r >> 8
             nz = a
+        elif op == 0x45:  # EOR zp
+            cyc += 3
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a ^= val
+            nz = a
+        elif op == 0xE9:  # SBC imm
+            cyc += 2
+            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if s[FD] == 0:
+                inv = val ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0xE0:  # CPX imm
+            cyc += 2
+            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            nz = (x - val) & 0xFF
+            c = 1 if x >= val else 0
+        elif op == 0xC5:  # CMP zp
+            cyc += 3
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            nz = (a - val) & 0xFF
+            c = 1 if a >= val else 0
+        elif op == 0x68:  # PLA imp
+            cyc += 4
+            sp = s[SP]
+            dummy, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, bus)
+            sp = (sp + 1) & 0xFF
+            val, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, dummy)
+            bus = val
+            a = val
+            nz = a
+            s[SP] = sp
+        elif op == 0x69:  # ADC imm
+            cyc += 2
+            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if s[FD] == 0:
+                total = a + val + c
+                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0xAD:  # LDA abs
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            nz = a
         elif op == 0xBE:  # LDX abs,Y
             cyc += 4
             lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -666,6 +588,516 @@ def execute(s, rom, fb, number, draw):
             bus = val
             x = val
             nz = x
+        elif op == 0x75:  # ADC zp,X
+            cyc += 4
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                total = a + val + c
+                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0xE6:  # INC zp
+            cyc += 5
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val + 1) & 0xFF
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xA1:  # LDA (zp,X)
+            cyc += 6
+            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            nz = a
+        elif op == 0x48:  # PHA imp
+            cyc += 3
+            sp = s[SP]
+            addr = 0x100 + sp
+            wval = a
+            s[SP] = (sp - 1) & 0xFF
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xD5:  # CMP zp,X
+            cyc += 4
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            nz = (a - val) & 0xFF
+            c = 1 if a >= val else 0
+        elif op == 0x9A:  # TXS imp
+            cyc += 2
+            s[SP] = x
+        elif op == 0x49:  # EOR imm
+            cyc += 2
+            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            a ^= val
+            nz = a
+        elif op == 0x3D:  # AND abs,X
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a &= val
+            nz = a
+        elif op == 0x99:  # STA abs,Y
+            cyc += 5
+            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            wval = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xE4:  # CPX zp
+            cyc += 3
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            nz = (x - val) & 0xFF
+            c = 1 if x >= val else 0
+        elif op == 0xBC:  # LDY abs,X
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            y = val
+            nz = y
+        elif op == 0x50:  # BVC rel
+            cyc += 2
+            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if s[FV] == 0:
+                target = (pc + _signed(val)) & 0xFFFF
+                extra = 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += extra
+                pc = target
+        elif op == 0x46:  # LSR zp
+            cyc += 5
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            c = val & 1
+            wval = val >> 1
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x2D:  # AND abs
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a &= val
+            nz = a
+        elif op == 0x94:  # STY zp,X
+            cyc += 4
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            wval = y
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xB4:  # LDY zp,X
+            cyc += 4
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            y = val
+            nz = y
+        elif op == 0x2A:  # ROLA imp
+            cyc += 2
+            r = ((a << 1) | c) & 0xFF
+            c = a >> 7
+            a = r
+            nz = a
+        elif op == 0xD6:  # DEC zp,X
+            cyc += 6
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val - 1) & 0xFF
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x70:  # BVS rel
+            cyc += 2
+            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if s[FV] != 0:
+                target = (pc + _signed(val)) & 0xFFFF
+                extra = 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += extra
+                pc = target
+        elif op == 0x6A:  # RORA imp
+            cyc += 2
+            r = (a >> 1) | (c << 7)
+            c = a & 1
+            a = r
+            nz = a
+        elif op == 0x1D:  # ORA abs,X
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a |= val
+            nz = a
+        elif op == 0x09:  # ORA imm
+            cyc += 2
+            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            a |= val
+            nz = a
+        elif op == 0x7D:  # ADC abs,X
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                total = a + val + c
+                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0x26:  # ROL zp
+            cyc += 5
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = ((val << 1) | c) & 0xFF
+            c = val >> 7
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x2C:  # BIT abs
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            nz = (a & val) | ((val & 0x80) << 1)
+            s[FV] = (val >> 6) & 1
+        elif op == 0x15:  # ORA zp,X
+            cyc += 4
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a |= val
+            nz = a
+        elif op == 0xD9:  # CMP abs,Y
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            nz = (a - val) & 0xFF
+            c = 1 if a >= val else 0
+        elif op == 0xF9:  # SBC abs,Y
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                inv = val ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0x5D:  # EOR abs,X
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a ^= val
+            nz = a
+        elif op == 0xB6:  # LDX zp,Y
+            cyc += 4
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + y) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            x = val
+            nz = x
+        elif op == 0x06:  # ASL zp
+            cyc += 5
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            c = val >> 7
+            wval = (val << 1) & 0xFF
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xF5:  # SBC zp,X
+            cyc += 4
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                inv = val ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0x28:  # PLP imp
+            cyc += 4
+            sp = s[SP]
+            dummy, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, bus)
+            sp = (sp + 1) & 0xFF
+            val, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, dummy)
+            bus = val
+            nz = (0 if val & 0x02 else 1) | ((val & 0x80) << 1)
+            s[FV] = (val >> 6) & 1
+            s[FB] = 1  # the 6507's B flag always reads as set
+            s[FD] = (val >> 3) & 1
+            s[FI] = (val >> 2) & 1
+            c = val & 1
+            s[SP] = sp
+        elif op == 0x39:  # AND abs,Y
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a &= val
+            nz = a
+        elif op == 0x96:  # STX zp,Y
+            cyc += 4
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + y) & 0xFF
+            wval = x
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x11:  # ORA (zp),Y
+            cyc += 5
+            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a |= val
+            nz = a
+        elif op == 0x16:  # ASL zp,X
+            cyc += 6
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            c = val >> 7
+            wval = (val << 1) & 0xFF
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x76:  # ROR zp,X
+            cyc += 6
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val >> 1) | (c << 7)
+            c = val & 1
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
         elif op == 0x00:  # BRK imp
             cyc += 7
             sp = s[SP]
@@ -687,6 +1119,371 @@ def execute(s, rom, fb, number, draw):
             pc = lo | (hi << 8)
             cyc = s[CYC]
             bus = hi
+        elif op == 0x40:  # RTI imp
+            cyc += 6
+            sp = s[SP]
+            dummy, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, bus)
+            sp = (sp + 1) & 0xFF
+            val, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, dummy)
+            bus = val
+            nz = (0 if val & 0x02 else 1) | ((val & 0x80) << 1)
+            s[FV] = (val >> 6) & 1
+            s[FB] = 1  # the 6507's B flag always reads as set
+            s[FD] = (val >> 3) & 1
+            s[FI] = (val >> 2) & 1
+            c = val & 1
+            sp = (sp + 1) & 0xFF
+            lo, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, bus)
+            sp = (sp + 1) & 0xFF
+            hi, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, lo)
+            bus = hi
+            pc = lo | (hi << 8)
+            s[SP] = sp
+        elif op == 0xAE:  # LDX abs
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            x = val
+            nz = x
+        elif op == 0xAC:  # LDY abs
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            y = val
+            nz = y
+        elif op == 0x66:  # ROR zp
+            cyc += 5
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val >> 1) | (c << 7)
+            c = val & 1
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x79:  # ADC abs,Y
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                total = a + val + c
+                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0x9D:  # STA abs,X
+            cyc += 5
+            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            wval = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x8C:  # STY abs
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            wval = y
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xF6:  # INC zp,X
+            cyc += 6
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val + 1) & 0xFF
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xDD:  # CMP abs,X
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            nz = (a - val) & 0xFF
+            c = 1 if a >= val else 0
+        elif op == 0x56:  # LSR zp,X
+            cyc += 6
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            c = val & 1
+            wval = val >> 1
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x19:  # ORA abs,Y
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a |= val
+            nz = a
+        elif op == 0xD8:  # CLD imp
+            cyc += 2
+            s[FD] = 0
+        elif op == 0xFD:  # SBC abs,X
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                inv = val ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0xF8:  # SED imp
+            cyc += 2
+            s[FD] = 1
+        elif op == 0x8E:  # STX abs
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            wval = x
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x4D:  # EOR abs
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a ^= val
+            nz = a
+        elif op == 0xB8:  # CLV imp
+            cyc += 2
+            s[FV] = 0
+        elif op == 0x0D:  # ORA abs
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a |= val
+            nz = a
+        elif op == 0xBA:  # TSX imp
+            cyc += 2
+            x = s[SP]
+            nz = x
+        elif op == 0xCC:  # CPY abs
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            nz = (y - val) & 0xFF
+            c = 1 if y >= val else 0
+        elif op == 0x55:  # EOR zp,X
+            cyc += 4
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a ^= val
+            nz = a
+        elif op == 0x36:  # ROL zp,X
+            cyc += 6
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = ((val << 1) | c) & 0xFF
+            c = val >> 7
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x59:  # EOR abs,Y
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a ^= val
+            nz = a
+        elif op == 0x91:  # STA (zp),Y
+            cyc += 6
+            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            wval = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x31:  # AND (zp),Y
+            cyc += 5
+            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a &= val
+            nz = a
+        elif op == 0x35:  # AND zp,X
+            cyc += 4
+            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a &= val
+            nz = a
+        elif op == 0x78:  # SEI imp
+            cyc += 2
+            s[FI] = 1
         elif op == 0x01:  # ORA (zp,X)
             cyc += 6
             p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -735,21 +1532,6 @@ def execute(s, rom, fb, number, draw):
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
-        elif op == 0x06:  # ASL zp
-            cyc += 5
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            c = val >> 7
-            wval = (val << 1) & 0xFF
-            nz = wval
-            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
         elif op == 0x07:  # SLO zp
             cyc += 5
             addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -786,20 +1568,6 @@ def execute(s, rom, fb, number, draw):
             addr = base
             val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
             bus = val
-        elif op == 0x0D:  # ORA abs
-            cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            a |= val
-            nz = a
         elif op == 0x0E:  # ASL abs
             cyc += 6
             lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -841,22 +1609,6 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
-        elif op == 0x11:  # ORA (zp),Y
-            cyc += 5
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = p
-            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
-            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + y) & 0xFFFF
-            if (base ^ addr) & 0xFF00:
-                cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            a |= val
-            nz = a
         elif op == 0x12:  # JAM imp
             cyc += 2
             s[EXEC] |= EX_FATAL
@@ -890,32 +1642,6 @@ def execute(s, rom, fb, number, draw):
             addr = (addr + x) & 0xFF
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
-        elif op == 0x15:  # ORA zp,X
-            cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            addr = (addr + x) & 0xFF
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            a |= val
-            nz = a
-        elif op == 0x16:  # ASL zp,X
-            cyc += 6
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            addr = (addr + x) & 0xFF
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            c = val >> 7
-            wval = (val << 1) & 0xFF
-            nz = wval
-            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
         elif op == 0x17:  # SLO zp,X
             cyc += 6
             addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -933,22 +1659,6 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
-        elif op == 0x19:  # ORA abs,Y
-            cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + y) & 0xFFFF
-            if (base ^ addr) & 0xFF00:
-                cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            a |= val
-            nz = a
         elif op == 0x1A:  # NOP imp
             cyc += 2
         elif op == 0x1B:  # SLO abs,Y
@@ -986,22 +1696,6 @@ def execute(s, rom, fb, number, draw):
                 cyc += 1
             val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
             bus = val
-        elif op == 0x1D:  # ORA abs,X
-            cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + x) & 0xFFFF
-            if (base ^ addr) & 0xFF00:
-                cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            a |= val
-            nz = a
         elif op == 0x1E:  # ASL abs,X
             cyc += 7
             lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -1084,21 +1778,6 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
-        elif op == 0x26:  # ROL zp
-            cyc += 5
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            wval = ((val << 1) | c) & 0xFF
-            c = val >> 7
-            nz = wval
-            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
         elif op == 0x27:  # RLA zp
             cyc += 5
             addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -1123,34 +1802,6 @@ def execute(s, rom, fb, number, draw):
             a &= val
             nz = a
             c = a >> 7
-        elif op == 0x2C:  # BIT abs
-            cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            nz = (a & val) | ((val & 0x80) << 1)
-            s[FV] = (val >> 6) & 1
-        elif op == 0x2D:  # AND abs
-            cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            a &= val
-            nz = a
         elif op == 0x2E:  # ROL abs
             cyc += 6
             lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -1192,22 +1843,6 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
-        elif op == 0x31:  # AND (zp),Y
-            cyc += 5
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = p
-            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
-            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + y) & 0xFFFF
-            if (base ^ addr) & 0xFF00:
-                cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            a &= val
-            nz = a
         elif op == 0x32:  # JAM imp
             cyc += 2
             s[EXEC] |= EX_FATAL
@@ -1241,32 +1876,6 @@ def execute(s, rom, fb, number, draw):
             addr = (addr + x) & 0xFF
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
-        elif op == 0x35:  # AND zp,X
-            cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            addr = (addr + x) & 0xFF
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            a &= val
-            nz = a
-        elif op == 0x36:  # ROL zp,X
-            cyc += 6
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            addr = (addr + x) & 0xFF
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            wval = ((val << 1) | c) & 0xFF
-            c = val >> 7
-            nz = wval
-            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
         elif op == 0x37:  # RLA zp,X
             cyc += 6
             addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -1284,22 +1893,6 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
-        elif op == 0x39:  # AND abs,Y
-            cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + y) & 0xFFFF
-            if (base ^ addr) & 0xFF00:
-                cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            a &= val
-            nz = a
         elif op == 0x3A:  # NOP imp
             cyc += 2
         elif op == 0x3B:  # RLA abs,Y
@@ -1337,22 +1930,6 @@ def execute(s, rom, fb, number, draw):
                 cyc += 1
             val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
             bus = val
-        elif op == 0x3D:  # AND abs,X
-            cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + x) & 0xFFFF
-            if (base ^ addr) & 0xFF00:
-                cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            a &= val
-            nz = a
         elif op == 0x3E:  # ROL abs,X
             cyc += 7
             lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -1394,26 +1971,6 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
-        elif op == 0x40:  # RTI imp
-            cyc += 6
-            sp = s[SP]
-            dummy, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, bus)
-            sp = (sp + 1) & 0xFF
-            val, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, dummy)
-            bus = val
-            nz = (0 if val & 0x02 else 1) | ((val & 0x80) << 1)
-            s[FV] = (val >> 6) & 1
-            s[FB] = 1  # the 6507's B flag always reads as set
-            s[FD] = (val >> 3) & 1
-            s[FI] = (val >> 2) & 1
-            c = val & 1
-            sp = (sp + 1) & 0xFF
-            lo, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, bus)
-            sp = (sp + 1) & 0xFF
-            hi, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, lo)
-            bus = hi
-            pc = lo | (hi << 8)
-            s[SP] = sp
         elif op == 0x41:  # EOR (zp,X)
             cyc += 6
             p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -1462,21 +2019,6 @@ def execute(s, rom, fb, number, draw):
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
-        elif op == 0x46:  # LSR zp
-            cyc += 5
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            c = val & 1
-            wval = val >> 1
-            nz = wval
-            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
         elif op == 0x47:  # SRE zp
             cyc += 5
             addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -1501,20 +2043,6 @@ def execute(s, rom, fb, number, draw):
             a &= val
             c = a & 1
             a = a >> 1
-            nz = a
-        elif op == 0x4D:  # EOR abs
-            cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            a ^= val
             nz = a
         elif op == 0x4E:  # LSR abs
             cyc += 6
@@ -1557,16 +2085,6 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
-        elif op == 0x50:  # BVC rel
-            cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = val
-            if s[FV] == 0:
-                target = (pc + _signed(val)) & 0xFFFF
-                extra = 2 if ((pc ^ target) & 0xFF00) else 1
-                cyc += extra
-                pc = target
         elif op == 0x51:  # EOR (zp),Y
             cyc += 5
             p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -1616,32 +2134,6 @@ def execute(s, rom, fb, number, draw):
             addr = (addr + x) & 0xFF
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
-        elif op == 0x55:  # EOR zp,X
-            cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            addr = (addr + x) & 0xFF
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            a ^= val
-            nz = a
-        elif op == 0x56:  # LSR zp,X
-            cyc += 6
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            addr = (addr + x) & 0xFF
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            c = val & 1
-            wval = val >> 1
-            nz = wval
-            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
         elif op == 0x57:  # SRE zp,X
             cyc += 6
             addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -1662,22 +2154,6 @@ def execute(s, rom, fb, number, draw):
         elif op == 0x58:  # CLI imp
             cyc += 2
             s[FI] = 0
-        elif op == 0x59:  # EOR abs,Y
-            cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + y) & 0xFFFF
-            if (base ^ addr) & 0xFF00:
-                cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            a ^= val
-            nz = a
         elif op == 0x5A:  # NOP imp
             cyc += 2
         elif op == 0x5B:  # SRE abs,Y
@@ -1715,22 +2191,6 @@ def execute(s, rom, fb, number, draw):
                 cyc += 1
             val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
             bus = val
-        elif op == 0x5D:  # EOR abs,X
-            cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + x) & 0xFFFF
-            if (base ^ addr) & 0xFF00:
-                cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            a ^= val
-            nz = a
         elif op == 0x5E:  # LSR abs,X
             cyc += 7
             lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -1836,21 +2296,6 @@ def execute(s, rom, fb, number, draw):
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
-        elif op == 0x66:  # ROR zp
-            cyc += 5
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            wval = (val >> 1) | (c << 7)
-            c = val & 1
-            nz = wval
-            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
         elif op == 0x67:  # RRA zp
             cyc += 5
             addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -1881,21 +2326,6 @@ def execute(s, rom, fb, number, draw):
             pc = (pc + 1) & 0xFFFF
             bus = val
             a, c, nz = _arr(s, a, val, c)
-        elif op == 0x6C:  # JMP (ind)
-            cyc += 5
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            lo, cyc = _any(s, rom, fb, base, draw, cyc, bus)
-            hi, cyc = _any(s, rom, fb, (base & 0xFF00) | ((base + 1) & 0xFF), draw, cyc, lo)
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            pc = addr
         elif op == 0x6D:  # ADC abs
             cyc += 4
             lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -1967,16 +2397,6 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
-        elif op == 0x70:  # BVS rel
-            cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = val
-            if s[FV] != 0:
-                target = (pc + _signed(val)) & 0xFFFF
-                extra = 2 if ((pc ^ target) & 0xFF00) else 1
-                cyc += extra
-                pc = target
         elif op == 0x71:  # ADC (zp),Y
             cyc += 5
             p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -2042,40 +2462,6 @@ def execute(s, rom, fb, number, draw):
             addr = (addr + x) & 0xFF
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
-        elif op == 0x75:  # ADC zp,X
-            cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            addr = (addr + x) & 0xFF
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            if s[FD] == 0:
-                total = a + val + c
-                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
-                a = total & 0xFF
-                c = total >> 8
-            else:
-                r = _adc_bcd(s, a, val, c)
-                a = r & 0xFF
-                c = r >> 8
-            nz = a
-        elif op == 0x76:  # ROR zp,X
-            cyc += 6
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            addr = (addr + x) & 0xFF
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            wval = (val >> 1) | (c << 7)
-            c = val & 1
-            nz = wval
-            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
         elif op == 0x77:  # RRA zp,X
             cyc += 6
             addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -2101,33 +2487,6 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
-        elif op == 0x78:  # SEI imp
-            cyc += 2
-            s[FI] = 1
-        elif op == 0x79:  # ADC abs,Y
-            cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + y) & 0xFFFF
-            if (base ^ addr) & 0xFF00:
-                cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            if s[FD] == 0:
-                total = a + val + c
-                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
-                a = total & 0xFF
-                c = total >> 8
-            else:
-                r = _adc_bcd(s, a, val, c)
-                a = r & 0xFF
-                c = r >> 8
-            nz = a
         elif op == 0x7A:  # NOP imp
             cyc += 2
         elif op == 0x7B:  # RRA abs,Y
@@ -2173,30 +2532,6 @@ def execute(s, rom, fb, number, draw):
                 cyc += 1
             val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
             bus = val
-        elif op == 0x7D:  # ADC abs,X
-            cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + x) & 0xFFFF
-            if (base ^ addr) & 0xFF00:
-                cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            if s[FD] == 0:
-                total = a + val + c
-                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
-                a = total & 0xFF
-                c = total >> 8
-            else:
-                r = _adc_bcd(s, a, val, c)
-                a = r & 0xFF
-                c = r >> 8
-            nz = a
         elif op == 0x7E:  # ROR abs,X
             cyc += 7
             lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -2313,38 +2648,6 @@ def execute(s, rom, fb, number, draw):
             bus = val
             a = (a | 0xEE) & x & val
             nz = a
-        elif op == 0x8C:  # STY abs
-            cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            wval = y
-            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
-        elif op == 0x8E:  # STX abs
-            cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            wval = x
-            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
         elif op == 0x8F:  # SAX abs
             cyc += 4
             lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -2381,30 +2684,6 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
-        elif op == 0x94:  # STY zp,X
-            cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            addr = (addr + x) & 0xFF
-            wval = y
-            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
-        elif op == 0x96:  # STX zp,Y
-            cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            addr = (addr + y) & 0xFF
-            wval = x
-            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
         elif op == 0x97:  # SAX zp,Y
             cyc += 4
             addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -2417,9 +2696,6 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
-        elif op == 0x9A:  # TXS imp
-            cyc += 2
-            s[SP] = x
         elif op == 0x9B:  # SHS abs,Y
             cyc += 5
             lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -2485,21 +2761,6 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
-        elif op == 0xA1:  # LDA (zp,X)
-            cyc += 6
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = p
-            p = (p + x) & 0xFF
-            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
-            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            a = val
-            nz = a
         elif op == 0xA3:  # LAX (zp,X)
             cyc += 6
             p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -2534,34 +2795,6 @@ def execute(s, rom, fb, number, draw):
             a = (a | 0xEE) & val
             x = a
             nz = a
-        elif op == 0xAC:  # LDY abs
-            cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            y = val
-            nz = y
-        elif op == 0xAE:  # LDX abs
-            cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            x = val
-            nz = x
         elif op == 0xAF:  # LAX abs
             cyc += 4
             lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -2598,26 +2831,6 @@ def execute(s, rom, fb, number, draw):
             a = val
             x = val
             nz = a
-        elif op == 0xB4:  # LDY zp,X
-            cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            addr = (addr + x) & 0xFF
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            y = val
-            nz = y
-        elif op == 0xB6:  # LDX zp,Y
-            cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            addr = (addr + y) & 0xFF
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            x = val
-            nz = x
         elif op == 0xB7:  # LAX zp,Y
             cyc += 4
             addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -2629,13 +2842,6 @@ def execute(s, rom, fb, number, draw):
             a = val
             x = val
             nz = a
-        elif op == 0xB8:  # CLV imp
-            cyc += 2
-            s[FV] = 0
-        elif op == 0xBA:  # TSX imp
-            cyc += 2
-            x = s[SP]
-            nz = x
         elif op == 0xBB:  # LAS abs,Y
             cyc += 4
             lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -2654,22 +2860,6 @@ def execute(s, rom, fb, number, draw):
             x = a
             s[SP] = a
             nz = a
-        elif op == 0xBC:  # LDY abs,X
-            cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + x) & 0xFFFF
-            if (base ^ addr) & 0xFF00:
-                cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            y = val
-            nz = y
         elif op == 0xBF:  # LAX abs,Y
             cyc += 4
             lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -2728,15 +2918,6 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
-        elif op == 0xC4:  # CPY zp
-            cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            nz = (y - val) & 0xFF
-            c = 1 if y >= val else 0
         elif op == 0xC7:  # DCP zp
             cyc += 5
             addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -2761,20 +2942,6 @@ def execute(s, rom, fb, number, draw):
             x = t & 0xFF
             nz = x
             c = 1 if t >= 0 else 0
-        elif op == 0xCC:  # CPY abs
-            cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            nz = (y - val) & 0xFF
-            c = 1 if y >= val else 0
         elif op == 0xCD:  # CMP abs
             cyc += 4
             lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -2876,31 +3043,6 @@ def execute(s, rom, fb, number, draw):
             addr = (addr + x) & 0xFF
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
-        elif op == 0xD5:  # CMP zp,X
-            cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            addr = (addr + x) & 0xFF
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            nz = (a - val) & 0xFF
-            c = 1 if a >= val else 0
-        elif op == 0xD6:  # DEC zp,X
-            cyc += 6
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            addr = (addr + x) & 0xFF
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            wval = (val - 1) & 0xFF
-            nz = wval
-            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
         elif op == 0xD7:  # DCP zp,X
             cyc += 6
             addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -2917,25 +3059,6 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
-        elif op == 0xD8:  # CLD imp
-            cyc += 2
-            s[FD] = 0
-        elif op == 0xD9:  # CMP abs,Y
-            cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + y) & 0xFFFF
-            if (base ^ addr) & 0xFF00:
-                cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            nz = (a - val) & 0xFF
-            c = 1 if a >= val else 0
         elif op == 0xDA:  # NOP imp
             cyc += 2
         elif op == 0xDB:  # DCP abs,Y
@@ -2972,22 +3095,6 @@ def execute(s, rom, fb, number, draw):
                 cyc += 1
             val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
             bus = val
-        elif op == 0xDD:  # CMP abs,X
-            cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + x) & 0xFFFF
-            if (base ^ addr) & 0xFF00:
-                cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            nz = (a - val) & 0xFF
-            c = 1 if a >= val else 0
         elif op == 0xDE:  # DEC abs,X
             cyc += 7
             lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -3086,24 +3193,6 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
-        elif op == 0xE5:  # SBC zp
-            cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            if s[FD] == 0:
-                inv = val ^ 0xFF
-                total = a + inv + c
-                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
-                a = total & 0xFF
-                c = total >> 8
-            else:
-                r = _sbc_bcd(s, a, val, c)
-                a = r & 0xFF
-                c = r >> 8
-            nz = a
         elif op == 0xE7:  # ISB zp
             cyc += 5
             addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -3128,8 +3217,6 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
-        elif op == 0xEA:  # NOP imp
-            cyc += 2
         elif op == 0xEB:  # SBC imm
             cyc += 2
             val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -3297,40 +3384,6 @@ def execute(s, rom, fb, number, draw):
             addr = (addr + x) & 0xFF
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
-        elif op == 0xF5:  # SBC zp,X
-            cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            addr = (addr + x) & 0xFF
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            if s[FD] == 0:
-                inv = val ^ 0xFF
-                total = a + inv + c
-                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
-                a = total & 0xFF
-                c = total >> 8
-            else:
-                r = _sbc_bcd(s, a, val, c)
-                a = r & 0xFF
-                c = r >> 8
-            nz = a
-        elif op == 0xF6:  # INC zp,X
-            cyc += 6
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            addr = (addr + x) & 0xFF
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            wval = (val + 1) & 0xFF
-            nz = wval
-            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
         elif op == 0xF7:  # ISB zp,X
             cyc += 6
             addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
@@ -3356,34 +3409,6 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
-        elif op == 0xF8:  # SED imp
-            cyc += 2
-            s[FD] = 1
-        elif op == 0xF9:  # SBC abs,Y
-            cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + y) & 0xFFFF
-            if (base ^ addr) & 0xFF00:
-                cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            if s[FD] == 0:
-                inv = val ^ 0xFF
-                total = a + inv + c
-                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
-                a = total & 0xFF
-                c = total >> 8
-            else:
-                r = _sbc_bcd(s, a, val, c)
-                a = r & 0xFF
-                c = r >> 8
-            nz = a
         elif op == 0xFA:  # NOP imp
             cyc += 2
         elif op == 0xFB:  # ISB abs,Y
@@ -3429,31 +3454,6 @@ def execute(s, rom, fb, number, draw):
                 cyc += 1
             val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
             bus = val
-        elif op == 0xFD:  # SBC abs,X
-            cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + x) & 0xFFFF
-            if (base ^ addr) & 0xFF00:
-                cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            if s[FD] == 0:
-                inv = val ^ 0xFF
-                total = a + inv + c
-                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
-                a = total & 0xFF
-                c = total >> 8
-            else:
-                r = _sbc_bcd(s, a, val, c)
-                a = r & 0xFF
-                c = r >> 8
-            nz = a
         elif op == 0xFE:  # INC abs,X
             cyc += 7
             lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
