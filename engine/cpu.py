@@ -128,10 +128,9 @@ def _wr(s, rom, fb, addr, value, draw, cyc, last_read):
 def _byte(s, rom, fb, addr, draw, cyc, bus):
     """A read where code lives (instruction bytes): a cartridge ROM page stays in the loop. Returns
     (value, cycles)."""
-    if addr & 0x1000:
-        base = s[C_PAGE + ((addr >> 6) & 63)]
-        if base >= 0:
-            return np.int64(rom[base + (addr & 63)]), cyc
+    v = _rom_byte(s, rom, addr)
+    if v >= 0:
+        return v, cyc
     return _far(s, rom, fb, addr, draw, cyc, bus)
 
 
@@ -147,10 +146,8 @@ def _zp(s, rom, fb, addr, draw, cyc, bus):
 def _any(s, rom, fb, addr, draw, cyc, bus):
     """A read anywhere: cartridge ROM pages and RIOT RAM (with its $1xx mirror) stay in the loop."""
     if addr & 0x1000:
-        base = s[C_PAGE + ((addr >> 6) & 63)]
-        if base >= 0:
-            return np.int64(rom[base + (addr & 63)]), cyc
-    elif (addr & 0x280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+        return _byte(s, rom, fb, addr, draw, cyc, bus)
+    if (addr & 0x280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
         return s[RAM0 + (addr & 0x7F)], cyc
     return _far(s, rom, fb, addr, draw, cyc, bus)
 
