@@ -18,12 +18,13 @@ from numba import carray, cfunc
 from . import opcodes as oc
 from ._jit import DEVICE_SIG, call_device, jit, ptr_i64, ptr_u8
 from .bus import S_FLAT64K, access_inline, peek as bus_peek
+from .carts import S_2K, S_4K
 from .layout import (A, X, Y, SP, PC, FN, FV, FB, FD, FI, FNZ, FC, EXEC, LAST_READ, CYC, DBUS, RAM0, C_SCHEME,
                      C_PAGE, FN_DEVICE, FN_TIA_UNDRAWN, N_STATE, FB_SIZE, R_TIMER, R_SHIFT, R_SETCYC, T_FRAMESTART,
                      T_MAXLINES, AUD_ON, DEFER_CLK)
 from .riot import U32, _to_int32
-from .tia import (UNSEEN, tia_access, grp_unseen, starts_starfield, store_unseen, unchanged, write_clock,
-                  wsync_cycle)
+from .tia import (QUIET_STORE, UNSEEN, tia_access, grp_unseen, quiet_store, starts_starfield, store_unseen,
+                  unchanged, write_clock, wsync_cycle)
 
 # 1 where an opcode's last bus access is a read: the state's last-access flag after it
 ENDS_WITH_READ = np.array([0 if (oc.ACCESS[op] in (oc.ACC_W, oc.ACC_RMW)
@@ -94,24 +95,31 @@ def _wr(s, rom, fb, addr, value, draw, cyc, last_read):
             unseen = 5
         elif unseen == 5:
             unseen = 0
+    if unseen == 0 and tia and not draw and QUIET_STORE[addr & 0x3F]:
+        unseen = 6  # on an undrawn frame: stored here when the span up to it latches nothing (tia.quiet_store)
     if unseen == 1 or unseen == 5 or (unseen != 0 and not draw):
         # A TIA register whose write drawing up to it would not change (tia.UNSEEN): stored without the
         # device call; the next access draws the span. Past the line limit the full path ends the
         # frame; logged sound goes through it too.
         clock = cyc * 3
         r = addr & 0x3F
-        if ((clock - s[T_FRAMESTART]) // 228 <= s[T_MAXLINES] and s[AUD_ON] == 0
-                and (unseen != 3 or grp_unseen(s, r, value))):
-            s[LAST_READ] = last_read
-            s[DBUS] = value
-            at = write_clock(s, clock, r)  # where the full path would have drawn up to
-            if at > s[DEFER_CLK]:  # (a delayed write can take effect after a later one)
-                s[DEFER_CLK] = at
-            if r == 0x02:
-                return wsync_cycle(s, cyc) if last_read else cyc
-            if unseen < 3:  # grp_unseen stored GRPx already; an unchanged register needs nothing
-                store_unseen(s, r, value)
-            return cyc
+        if clock - s[T_FRAMESTART] < (s[T_MAXLINES] + 1) * 228 and s[AUD_ON] == 0:  # (line <= limit)
+            if unseen == 6:
+                if quiet_store(s, r, value, clock):
+                    s[LAST_READ] = last_read
+                    s[DBUS] = value
+                    return cyc
+            elif unseen != 3 or grp_unseen(s, r, value):
+                s[LAST_READ] = last_read
+                s[DBUS] = value
+                at = write_clock(s, clock, r)  # where the full path would have drawn up to
+                if at > s[DEFER_CLK]:  # (a delayed write can take effect after a later one)
+                    s[DEFER_CLK] = at
+                if r == 0x02:
+                    return wsync_cycle(s, cyc) if last_read else cyc
+                if unseen < 3:  # grp_unseen stored GRPx already; an unchanged register needs nothing
+                    store_unseen(s, r, value)
+                return cyc
     s[CYC] = cyc
     s[LAST_READ] = last_read
     if tia and not draw:
@@ -122,12 +130,27 @@ def _wr(s, rom, fb, addr, value, draw, cyc, last_read):
     return s[CYC]
 
 
+@jit(inline="always")
+def _flat_mask(s, rom):
+    """A cartridge without bank switching (2K, 4K) reads every page of $1000-$1FFF straight from ROM at
+    ``addr & mask``: that mask, so the loop's reads there skip the page map (one load less on the path
+    from the program counter to the next opcode); else -1."""
+    scheme = s[C_SCHEME]
+    if scheme == S_2K and rom.shape[0] >= 0x800:
+        return 0x7FF
+    if scheme == S_4K and rom.shape[0] >= 0x1000:
+        return 0xFFF
+    return -1
+
+
 # The read helpers are plain compiled functions, not ``inline="always"``: LLVM inlines them into each of
 # the loop's ~250 call sites, where numba's own inlining of that many sites took over ten minutes.
 @jit
-def _byte(s, rom, fb, addr, draw, cyc, bus):
+def _byte(s, rom, fb, flat, addr, draw, cyc, bus):
     """A read where code lives (instruction bytes): a cartridge ROM page stays in the loop. Returns
     (value, cycles)."""
+    if flat >= 0 and addr & 0x1000:
+        return np.int64(rom[addr & flat]), cyc
     v = _rom_byte(s, rom, addr)
     if v >= 0:
         return v, cyc
@@ -143,10 +166,10 @@ def _zp(s, rom, fb, addr, draw, cyc, bus):
 
 
 @jit
-def _any(s, rom, fb, addr, draw, cyc, bus):
+def _any(s, rom, fb, flat, addr, draw, cyc, bus):
     """A read anywhere: cartridge ROM pages and RIOT RAM (with its $1xx mirror) stay in the loop."""
     if addr & 0x1000:
-        return _byte(s, rom, fb, addr, draw, cyc, bus)
+        return _byte(s, rom, fb, flat, addr, draw, cyc, bus)
     if (addr & 0x280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
         return s[RAM0 + (addr & 0x7F)], cyc
     return _far(s, rom, fb, addr, draw, cyc, bus)

@@ -7,8 +7,8 @@ import numpy as np
 
 from ._jit import jit
 from .bus import S_FLAT64K
-from .cpu import (ENDS_WITH_READ, _adc_bcd, _after_timer_wait, _any, _arr, _byte, _push, _rd_call,
-                  _sbc_bcd, _signed, _status, _wr, _zp)
+from .cpu import (ENDS_WITH_READ, _adc_bcd, _after_timer_wait, _any, _arr, _byte, _flat_mask, _push,
+                  _rd_call, _sbc_bcd, _signed, _status, _wr, _zp)
 from .layout import (A, C_SCHEME, CYC, DBUS, EX_FATAL, EXEC, FB, FC, FD, FI, FN, FNZ, FV, INSTR, IR,
                      JAMMED, LAST_READ, PC, RAM0, SP, X, Y)
 
@@ -33,15 +33,16 @@ def execute(s, rom, fb, number, draw):
     cyc = s[CYC]
     bus = s[DBUS]
     left = number
+    flat = _flat_mask(s, rom)
     op = 0
     while True:
-        op, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+        op, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
         pc = (pc + 1) & 0xFFFF
         bus = op
         wr = 0
         if op == 0x85:  # STA zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             wval = a
@@ -52,7 +53,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xB1:  # LDA (zp),Y
             cyc += 5
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -62,13 +63,13 @@ def execute(s, rom, fb, number, draw):
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a = val
             nz = a
         elif op == 0x10:  # BPL rel
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             if (nz & 0x180) == 0:
@@ -80,7 +81,7 @@ def execute(s, rom, fb, number, draw):
                     a, x, y, nz, cyc, left = _after_timer_wait(s, rom, pc, cyc, left, 6 + extra, a, x, y, nz)
         elif op == 0xA5:  # LDA zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -89,7 +90,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xA9:  # LDA imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             a = val
@@ -100,7 +101,7 @@ def execute(s, rom, fb, number, draw):
             nz = x
         elif op == 0xF0:  # BEQ rel
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             if (nz & 0xFF) == 0:
@@ -110,7 +111,7 @@ def execute(s, rom, fb, number, draw):
                 pc = target
         elif op == 0xB0:  # BCS rel
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             if c != 0:
@@ -120,7 +121,7 @@ def execute(s, rom, fb, number, draw):
                 pc = target
         elif op == 0x86:  # STX zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             wval = x
@@ -131,7 +132,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xD0:  # BNE rel
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             if (nz & 0xFF) != 0:
@@ -147,7 +148,7 @@ def execute(s, rom, fb, number, draw):
             nz = y
         elif op == 0x84:  # STY zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             wval = y
@@ -158,7 +159,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xA4:  # LDY zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -167,7 +168,7 @@ def execute(s, rom, fb, number, draw):
             nz = y
         elif op == 0x29:  # AND imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             a &= val
@@ -179,7 +180,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xB5:  # LDA zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -193,17 +194,17 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xB9:  # LDA abs,Y
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a = val
             nz = a
@@ -211,23 +212,23 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
         elif op == 0xBD:  # LDA abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a = val
             nz = a
         elif op == 0xA6:  # LDX zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -236,7 +237,7 @@ def execute(s, rom, fb, number, draw):
             nz = x
         elif op == 0x90:  # BCC rel
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             if c == 0:
@@ -250,14 +251,14 @@ def execute(s, rom, fb, number, draw):
             nz = y
         elif op == 0xC0:  # CPY imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             nz = (y - val) & 0xFF
             c = 1 if y >= val else 0
         elif op == 0xC9:  # CMP imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             nz = (a - val) & 0xFF
@@ -267,7 +268,7 @@ def execute(s, rom, fb, number, draw):
             c = 1
         elif op == 0x30:  # BMI rel
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             if (nz & 0x180) != 0:
@@ -287,7 +288,7 @@ def execute(s, rom, fb, number, draw):
             nz = x
         elif op == 0xE5:  # SBC zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -305,7 +306,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xA2:  # LDX imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             x = val
@@ -317,7 +318,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x25:  # AND zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -326,7 +327,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xC6:  # DEC zp
             cyc += 5
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -340,10 +341,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x4C:  # JMP abs
             cyc += 3
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -351,7 +352,7 @@ def execute(s, rom, fb, number, draw):
             pc = addr
         elif op == 0xC4:  # CPY zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -364,7 +365,7 @@ def execute(s, rom, fb, number, draw):
             nz = x
         elif op == 0x95:  # STA zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -376,7 +377,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xA0:  # LDY imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             y = val
@@ -398,7 +399,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x05:  # ORA zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -418,26 +419,27 @@ def execute(s, rom, fb, number, draw):
             sp = (sp + 1) & 0xFF
             hi, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, bus)
             pc = val | (hi << 8)
-            dummy, cyc = _byte(s, rom, fb, pc, draw, cyc, hi)
+            dummy, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, hi)
             bus = dummy
             pc = (pc + 1) & 0xFFFF
             s[SP] = sp
         elif op == 0x20:  # JSR abs
             cyc += 6
             sp = s[SP]
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             dummy, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, lo)
             cyc = _push(s, rom, fb, 0x100 + sp, pc >> 8, draw, cyc, 1)
             sp = (sp - 1) & 0xFF
             cyc = _push(s, rom, fb, 0x100 + sp, pc & 0xFF, draw, cyc, 0)
             s[SP] = (sp - 1) & 0xFF
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, pc & 0xFF)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, pc & 0xFF)
             bus = hi
             pc = lo | (hi << 8)
+            wr = 2
         elif op == 0x24:  # BIT zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -446,10 +448,10 @@ def execute(s, rom, fb, number, draw):
             s[FV] = (val >> 6) & 1
         elif op == 0x8D:  # STA abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -462,22 +464,22 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x6C:  # JMP (ind)
             cyc += 5
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
-            lo, cyc = _any(s, rom, fb, base, draw, cyc, bus)
-            hi, cyc = _any(s, rom, fb, (base & 0xFF00) | ((base + 1) & 0xFF), draw, cyc, lo)
+            lo, cyc = _any(s, rom, fb, flat, base, draw, cyc, bus)
+            hi, cyc = _any(s, rom, fb, flat, (base & 0xFF00) | ((base + 1) & 0xFF), draw, cyc, lo)
             bus = hi
             base = lo | (hi << 8)
             addr = base
             pc = addr
         elif op == 0x65:  # ADC zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -494,7 +496,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x45:  # EOR zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -503,7 +505,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xE9:  # SBC imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             if s[FD] == 0:
@@ -519,14 +521,14 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xE0:  # CPX imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             nz = (x - val) & 0xFF
             c = 1 if x >= val else 0
         elif op == 0xC5:  # CMP zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -545,7 +547,7 @@ def execute(s, rom, fb, number, draw):
             s[SP] = sp
         elif op == 0x69:  # ADC imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             if s[FD] == 0:
@@ -560,37 +562,37 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xAD:  # LDA abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a = val
             nz = a
         elif op == 0xBE:  # LDX abs,Y
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             x = val
             nz = x
         elif op == 0x75:  # ADC zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -608,7 +610,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xE6:  # INC zp
             cyc += 5
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -622,7 +624,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xA1:  # LDA (zp,X)
             cyc += 6
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -631,7 +633,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a = val
             nz = a
@@ -648,7 +650,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xD5:  # CMP zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -661,33 +663,33 @@ def execute(s, rom, fb, number, draw):
             s[SP] = x
         elif op == 0x49:  # EOR imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             a ^= val
             nz = a
         elif op == 0x3D:  # AND abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a &= val
             nz = a
         elif op == 0x99:  # STA abs,Y
             cyc += 5
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -700,7 +702,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xE4:  # CPX zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -709,23 +711,23 @@ def execute(s, rom, fb, number, draw):
             c = 1 if x >= val else 0
         elif op == 0xBC:  # LDY abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             y = val
             nz = y
         elif op == 0x50:  # BVC rel
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             if s[FV] == 0:
@@ -735,7 +737,7 @@ def execute(s, rom, fb, number, draw):
                 pc = target
         elif op == 0x46:  # LSR zp
             cyc += 5
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -750,21 +752,21 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x2D:  # AND abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a &= val
             nz = a
         elif op == 0x94:  # STY zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -776,7 +778,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xB4:  # LDY zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -792,7 +794,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xD6:  # DEC zp,X
             cyc += 6
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -807,7 +809,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x70:  # BVS rel
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             if s[FV] != 0:
@@ -823,40 +825,40 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x1D:  # ORA abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a |= val
             nz = a
         elif op == 0x09:  # ORA imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             a |= val
             nz = a
         elif op == 0x7D:  # ADC abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             if s[FD] == 0:
                 total = a + val + c
@@ -870,7 +872,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x26:  # ROL zp
             cyc += 5
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -885,21 +887,21 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x2C:  # BIT abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             nz = (a & val) | ((val & 0x80) << 1)
             s[FV] = (val >> 6) & 1
         elif op == 0x15:  # ORA zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -909,33 +911,33 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xD9:  # CMP abs,Y
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             nz = (a - val) & 0xFF
             c = 1 if a >= val else 0
         elif op == 0xF9:  # SBC abs,Y
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             if s[FD] == 0:
                 inv = val ^ 0xFF
@@ -950,23 +952,23 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x5D:  # EOR abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a ^= val
             nz = a
         elif op == 0xB6:  # LDX zp,Y
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + y) & 0xFF
@@ -976,7 +978,7 @@ def execute(s, rom, fb, number, draw):
             nz = x
         elif op == 0x06:  # ASL zp
             cyc += 5
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -991,7 +993,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xF5:  # SBC zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1024,23 +1026,23 @@ def execute(s, rom, fb, number, draw):
             s[SP] = sp
         elif op == 0x39:  # AND abs,Y
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a &= val
             nz = a
         elif op == 0x96:  # STX zp,Y
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + y) & 0xFF
@@ -1052,7 +1054,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x11:  # ORA (zp),Y
             cyc += 5
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -1062,13 +1064,13 @@ def execute(s, rom, fb, number, draw):
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a |= val
             nz = a
         elif op == 0x16:  # ASL zp,X
             cyc += 6
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1084,7 +1086,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x76:  # ROR zp,X
             cyc += 6
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1101,7 +1103,7 @@ def execute(s, rom, fb, number, draw):
         elif op == 0x00:  # BRK imp
             cyc += 7
             sp = s[SP]
-            dummy, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            dummy, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             s[FB] = 1
             cyc = _push(s, rom, fb, 0x100 + sp, pc >> 8, draw, cyc, 1)
@@ -1119,6 +1121,7 @@ def execute(s, rom, fb, number, draw):
             pc = lo | (hi << 8)
             cyc = s[CYC]
             bus = hi
+            wr = 2
         elif op == 0x40:  # RTI imp
             cyc += 6
             sp = s[SP]
@@ -1141,35 +1144,35 @@ def execute(s, rom, fb, number, draw):
             s[SP] = sp
         elif op == 0xAE:  # LDX abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             x = val
             nz = x
         elif op == 0xAC:  # LDY abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             y = val
             nz = y
         elif op == 0x66:  # ROR zp
             cyc += 5
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -1184,17 +1187,17 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x79:  # ADC abs,Y
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             if s[FD] == 0:
                 total = a + val + c
@@ -1208,10 +1211,10 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x9D:  # STA abs,X
             cyc += 5
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1224,10 +1227,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x8C:  # STY abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1240,7 +1243,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xF6:  # INC zp,X
             cyc += 6
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1255,23 +1258,23 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xDD:  # CMP abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             nz = (a - val) & 0xFF
             c = 1 if a >= val else 0
         elif op == 0x56:  # LSR zp,X
             cyc += 6
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1287,17 +1290,17 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x19:  # ORA abs,Y
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a |= val
             nz = a
@@ -1306,17 +1309,17 @@ def execute(s, rom, fb, number, draw):
             s[FD] = 0
         elif op == 0xFD:  # SBC abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             if s[FD] == 0:
                 inv = val ^ 0xFF
@@ -1334,10 +1337,10 @@ def execute(s, rom, fb, number, draw):
             s[FD] = 1
         elif op == 0x8E:  # STX abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1350,15 +1353,15 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x4D:  # EOR abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a ^= val
             nz = a
@@ -1367,15 +1370,15 @@ def execute(s, rom, fb, number, draw):
             s[FV] = 0
         elif op == 0x0D:  # ORA abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a |= val
             nz = a
@@ -1385,21 +1388,21 @@ def execute(s, rom, fb, number, draw):
             nz = x
         elif op == 0xCC:  # CPY abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             nz = (y - val) & 0xFF
             c = 1 if y >= val else 0
         elif op == 0x55:  # EOR zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1409,7 +1412,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x36:  # ROL zp,X
             cyc += 6
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1425,23 +1428,23 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x59:  # EOR abs,Y
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a ^= val
             nz = a
         elif op == 0x91:  # STA (zp),Y
             cyc += 6
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -1457,7 +1460,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x31:  # AND (zp),Y
             cyc += 5
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -1467,13 +1470,13 @@ def execute(s, rom, fb, number, draw):
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a &= val
             nz = a
         elif op == 0x35:  # AND zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1486,7 +1489,7 @@ def execute(s, rom, fb, number, draw):
             s[FI] = 1
         elif op == 0x01:  # ORA (zp,X)
             cyc += 6
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -1495,7 +1498,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a |= val
             nz = a
@@ -1503,9 +1506,10 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
             s[EXEC] |= EX_FATAL
             s[JAMMED] = 3
+            wr = 2
         elif op == 0x03:  # SLO (zp,X)
             cyc += 8
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -1514,7 +1518,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             c = val >> 7
             wval = (val << 1) & 0xFF
@@ -1527,14 +1531,14 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x04:  # NOP zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
         elif op == 0x07:  # SLO zp
             cyc += 5
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -1550,7 +1554,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x0B:  # ANC imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             a &= val
@@ -1558,27 +1562,27 @@ def execute(s, rom, fb, number, draw):
             c = a >> 7
         elif op == 0x0C:  # NOP abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
         elif op == 0x0E:  # ASL abs
             cyc += 6
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             c = val >> 7
             wval = (val << 1) & 0xFF
@@ -1590,15 +1594,15 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x0F:  # SLO abs
             cyc += 6
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             c = val >> 7
             wval = (val << 1) & 0xFF
@@ -1613,9 +1617,10 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
             s[EXEC] |= EX_FATAL
             s[JAMMED] = 19
+            wr = 2
         elif op == 0x13:  # SLO (zp),Y
             cyc += 8
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -1623,7 +1628,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             c = val >> 7
             wval = (val << 1) & 0xFF
@@ -1636,7 +1641,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x14:  # NOP zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1644,7 +1649,7 @@ def execute(s, rom, fb, number, draw):
             bus = val
         elif op == 0x17:  # SLO zp,X
             cyc += 6
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1663,15 +1668,15 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
         elif op == 0x1B:  # SLO abs,Y
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             c = val >> 7
             wval = (val << 1) & 0xFF
@@ -1684,29 +1689,29 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x1C:  # NOP abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
         elif op == 0x1E:  # ASL abs,X
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             c = val >> 7
             wval = (val << 1) & 0xFF
@@ -1718,15 +1723,15 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x1F:  # SLO abs,X
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             c = val >> 7
             wval = (val << 1) & 0xFF
@@ -1739,7 +1744,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x21:  # AND (zp,X)
             cyc += 6
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -1748,7 +1753,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a &= val
             nz = a
@@ -1756,9 +1761,10 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
             s[EXEC] |= EX_FATAL
             s[JAMMED] = 35
+            wr = 2
         elif op == 0x23:  # RLA (zp,X)
             cyc += 8
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -1767,7 +1773,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = ((val << 1) | c) & 0xFF
             c = val >> 7
@@ -1780,7 +1786,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x27:  # RLA zp
             cyc += 5
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -1796,7 +1802,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x2B:  # ANC imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             a &= val
@@ -1804,15 +1810,15 @@ def execute(s, rom, fb, number, draw):
             c = a >> 7
         elif op == 0x2E:  # ROL abs
             cyc += 6
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = ((val << 1) | c) & 0xFF
             c = val >> 7
@@ -1824,15 +1830,15 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x2F:  # RLA abs
             cyc += 6
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = ((val << 1) | c) & 0xFF
             c = val >> 7
@@ -1847,9 +1853,10 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
             s[EXEC] |= EX_FATAL
             s[JAMMED] = 51
+            wr = 2
         elif op == 0x33:  # RLA (zp),Y
             cyc += 8
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -1857,7 +1864,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = ((val << 1) | c) & 0xFF
             c = val >> 7
@@ -1870,7 +1877,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x34:  # NOP zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1878,7 +1885,7 @@ def execute(s, rom, fb, number, draw):
             bus = val
         elif op == 0x37:  # RLA zp,X
             cyc += 6
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1897,15 +1904,15 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
         elif op == 0x3B:  # RLA abs,Y
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = ((val << 1) | c) & 0xFF
             c = val >> 7
@@ -1918,29 +1925,29 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x3C:  # NOP abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
         elif op == 0x3E:  # ROL abs,X
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = ((val << 1) | c) & 0xFF
             c = val >> 7
@@ -1952,15 +1959,15 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x3F:  # RLA abs,X
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = ((val << 1) | c) & 0xFF
             c = val >> 7
@@ -1973,7 +1980,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x41:  # EOR (zp,X)
             cyc += 6
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -1982,7 +1989,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a ^= val
             nz = a
@@ -1990,9 +1997,10 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
             s[EXEC] |= EX_FATAL
             s[JAMMED] = 67
+            wr = 2
         elif op == 0x43:  # SRE (zp,X)
             cyc += 8
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -2001,7 +2009,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             c = val & 1
             wval = val >> 1
@@ -2014,14 +2022,14 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x44:  # NOP zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
         elif op == 0x47:  # SRE zp
             cyc += 5
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -2037,7 +2045,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x4B:  # ASR imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             a &= val
@@ -2046,15 +2054,15 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x4E:  # LSR abs
             cyc += 6
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             c = val & 1
             wval = val >> 1
@@ -2066,15 +2074,15 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x4F:  # SRE abs
             cyc += 6
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             c = val & 1
             wval = val >> 1
@@ -2087,7 +2095,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x51:  # EOR (zp),Y
             cyc += 5
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -2097,7 +2105,7 @@ def execute(s, rom, fb, number, draw):
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a ^= val
             nz = a
@@ -2105,9 +2113,10 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
             s[EXEC] |= EX_FATAL
             s[JAMMED] = 83
+            wr = 2
         elif op == 0x53:  # SRE (zp),Y
             cyc += 8
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -2115,7 +2124,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             c = val & 1
             wval = val >> 1
@@ -2128,7 +2137,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x54:  # NOP zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -2136,7 +2145,7 @@ def execute(s, rom, fb, number, draw):
             bus = val
         elif op == 0x57:  # SRE zp,X
             cyc += 6
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -2158,15 +2167,15 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
         elif op == 0x5B:  # SRE abs,Y
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             c = val & 1
             wval = val >> 1
@@ -2179,29 +2188,29 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x5C:  # NOP abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
         elif op == 0x5E:  # LSR abs,X
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             c = val & 1
             wval = val >> 1
@@ -2213,15 +2222,15 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x5F:  # SRE abs,X
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             c = val & 1
             wval = val >> 1
@@ -2234,7 +2243,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x61:  # ADC (zp,X)
             cyc += 6
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -2243,7 +2252,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             if s[FD] == 0:
                 total = a + val + c
@@ -2259,9 +2268,10 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
             s[EXEC] |= EX_FATAL
             s[JAMMED] = 99
+            wr = 2
         elif op == 0x63:  # RRA (zp,X)
             cyc += 8
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -2270,7 +2280,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val >> 1) | (c << 7)
             c = val & 1
@@ -2291,14 +2301,14 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x64:  # NOP zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
         elif op == 0x67:  # RRA zp
             cyc += 5
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -2322,21 +2332,21 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x6B:  # ARR imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             a, c, nz = _arr(s, a, val, c)
         elif op == 0x6D:  # ADC abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             if s[FD] == 0:
                 total = a + val + c
@@ -2350,15 +2360,15 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x6E:  # ROR abs
             cyc += 6
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val >> 1) | (c << 7)
             c = val & 1
@@ -2370,15 +2380,15 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x6F:  # RRA abs
             cyc += 6
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val >> 1) | (c << 7)
             c = val & 1
@@ -2399,7 +2409,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x71:  # ADC (zp),Y
             cyc += 5
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -2409,7 +2419,7 @@ def execute(s, rom, fb, number, draw):
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             if s[FD] == 0:
                 total = a + val + c
@@ -2425,9 +2435,10 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
             s[EXEC] |= EX_FATAL
             s[JAMMED] = 115
+            wr = 2
         elif op == 0x73:  # RRA (zp),Y
             cyc += 8
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -2435,7 +2446,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val >> 1) | (c << 7)
             c = val & 1
@@ -2456,7 +2467,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x74:  # NOP zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -2464,7 +2475,7 @@ def execute(s, rom, fb, number, draw):
             bus = val
         elif op == 0x77:  # RRA zp,X
             cyc += 6
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -2491,15 +2502,15 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
         elif op == 0x7B:  # RRA abs,Y
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val >> 1) | (c << 7)
             c = val & 1
@@ -2520,29 +2531,29 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x7C:  # NOP abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
         elif op == 0x7E:  # ROR abs,X
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val >> 1) | (c << 7)
             c = val & 1
@@ -2554,15 +2565,15 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x7F:  # RRA abs,X
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val >> 1) | (c << 7)
             c = val & 1
@@ -2583,12 +2594,12 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x80:  # NOP imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
         elif op == 0x81:  # STA (zp,X)
             cyc += 6
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -2605,12 +2616,12 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x82:  # NOP imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
         elif op == 0x83:  # SAX (zp,X)
             cyc += 6
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -2627,7 +2638,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x87:  # SAX zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             wval = a & x
@@ -2638,22 +2649,22 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x89:  # NOP imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
         elif op == 0x8B:  # ANE imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             a = (a | 0xEE) & x & val
             nz = a
         elif op == 0x8F:  # SAX abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2668,9 +2679,10 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
             s[EXEC] |= EX_FATAL
             s[JAMMED] = 147
+            wr = 2
         elif op == 0x93:  # SHA (zp),Y
             cyc += 6
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -2686,7 +2698,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x97:  # SAX zp,Y
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + y) & 0xFF
@@ -2698,10 +2710,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x9B:  # SHS abs,Y
             cyc += 5
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2715,10 +2727,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x9C:  # SHY abs,X
             cyc += 5
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2731,10 +2743,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x9E:  # SHX abs,Y
             cyc += 5
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2747,10 +2759,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x9F:  # SHA abs,Y
             cyc += 5
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2763,7 +2775,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xA3:  # LAX (zp,X)
             cyc += 6
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -2772,14 +2784,14 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a = val
             x = val
             nz = a
         elif op == 0xA7:  # LAX zp
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -2789,7 +2801,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xAB:  # LXA imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             a = (a | 0xEE) & val
@@ -2797,15 +2809,15 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xAF:  # LAX abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a = val
             x = val
@@ -2814,9 +2826,10 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
             s[EXEC] |= EX_FATAL
             s[JAMMED] = 179
+            wr = 2
         elif op == 0xB3:  # LAX (zp),Y
             cyc += 5
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -2826,14 +2839,14 @@ def execute(s, rom, fb, number, draw):
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a = val
             x = val
             nz = a
         elif op == 0xB7:  # LAX zp,Y
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + y) & 0xFF
@@ -2844,17 +2857,17 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xBB:  # LAS abs,Y
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a = s[SP] & val
             x = a
@@ -2862,24 +2875,24 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xBF:  # LAX abs,Y
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a = val
             x = val
             nz = a
         elif op == 0xC1:  # CMP (zp,X)
             cyc += 6
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -2888,18 +2901,18 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             nz = (a - val) & 0xFF
             c = 1 if a >= val else 0
         elif op == 0xC2:  # NOP imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
         elif op == 0xC3:  # DCP (zp,X)
             cyc += 8
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -2908,7 +2921,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val - 1) & 0xFF
             nz = (a - wval) & 0xFF
@@ -2920,7 +2933,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xC7:  # DCP zp
             cyc += 5
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -2935,7 +2948,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xCB:  # SBX imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             t = (x & a) - val
@@ -2944,29 +2957,29 @@ def execute(s, rom, fb, number, draw):
             c = 1 if t >= 0 else 0
         elif op == 0xCD:  # CMP abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             nz = (a - val) & 0xFF
             c = 1 if a >= val else 0
         elif op == 0xCE:  # DEC abs
             cyc += 6
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val - 1) & 0xFF
             nz = wval
@@ -2977,15 +2990,15 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xCF:  # DCP abs
             cyc += 6
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val - 1) & 0xFF
             nz = (a - wval) & 0xFF
@@ -2997,7 +3010,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xD1:  # CMP (zp),Y
             cyc += 5
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -3007,7 +3020,7 @@ def execute(s, rom, fb, number, draw):
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             nz = (a - val) & 0xFF
             c = 1 if a >= val else 0
@@ -3015,9 +3028,10 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
             s[EXEC] |= EX_FATAL
             s[JAMMED] = 211
+            wr = 2
         elif op == 0xD3:  # DCP (zp),Y
             cyc += 8
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -3025,7 +3039,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val - 1) & 0xFF
             nz = (a - wval) & 0xFF
@@ -3037,7 +3051,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xD4:  # NOP zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -3045,7 +3059,7 @@ def execute(s, rom, fb, number, draw):
             bus = val
         elif op == 0xD7:  # DCP zp,X
             cyc += 6
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -3063,15 +3077,15 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
         elif op == 0xDB:  # DCP abs,Y
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val - 1) & 0xFF
             nz = (a - wval) & 0xFF
@@ -3083,29 +3097,29 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xDC:  # NOP abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
         elif op == 0xDE:  # DEC abs,X
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val - 1) & 0xFF
             nz = wval
@@ -3116,15 +3130,15 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xDF:  # DCP abs,X
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val - 1) & 0xFF
             nz = (a - wval) & 0xFF
@@ -3136,7 +3150,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xE1:  # SBC (zp,X)
             cyc += 6
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -3145,7 +3159,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             if s[FD] == 0:
                 inv = val ^ 0xFF
@@ -3160,12 +3174,12 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xE2:  # NOP imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
         elif op == 0xE3:  # ISB (zp,X)
             cyc += 8
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -3174,7 +3188,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val + 1) & 0xFF
             if s[FD] == 0:
@@ -3195,7 +3209,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xE7:  # ISB zp
             cyc += 5
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -3219,7 +3233,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xEB:  # SBC imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             if s[FD] == 0:
@@ -3235,29 +3249,29 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xEC:  # CPX abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             nz = (x - val) & 0xFF
             c = 1 if x >= val else 0
         elif op == 0xED:  # SBC abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             if s[FD] == 0:
                 inv = val ^ 0xFF
@@ -3272,15 +3286,15 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xEE:  # INC abs
             cyc += 6
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val + 1) & 0xFF
             nz = wval
@@ -3291,15 +3305,15 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xEF:  # ISB abs
             cyc += 6
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val + 1) & 0xFF
             if s[FD] == 0:
@@ -3320,7 +3334,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xF1:  # SBC (zp),Y
             cyc += 5
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -3330,7 +3344,7 @@ def execute(s, rom, fb, number, draw):
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             if s[FD] == 0:
                 inv = val ^ 0xFF
@@ -3347,9 +3361,10 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
             s[EXEC] |= EX_FATAL
             s[JAMMED] = 243
+            wr = 2
         elif op == 0xF3:  # ISB (zp),Y
             cyc += 8
-            p, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -3357,7 +3372,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val + 1) & 0xFF
             if s[FD] == 0:
@@ -3378,7 +3393,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xF4:  # NOP zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -3386,7 +3401,7 @@ def execute(s, rom, fb, number, draw):
             bus = val
         elif op == 0xF7:  # ISB zp,X
             cyc += 6
-            addr, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -3413,15 +3428,15 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
         elif op == 0xFB:  # ISB abs,Y
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val + 1) & 0xFF
             if s[FD] == 0:
@@ -3442,29 +3457,29 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xFC:  # NOP abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
         elif op == 0xFE:  # INC abs,X
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val + 1) & 0xFF
             nz = wval
@@ -3475,15 +3490,15 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xFF:  # ISB abs,X
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
-            val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val + 1) & 0xFF
             if s[FD] == 0:
@@ -3502,10 +3517,14 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
-        if wr:  # a write RIOT RAM did not take: the one site that inlines the device path
-            cyc = _wr(s, rom, fb, addr, wval, draw, cyc, 1)
+        if wr:  # a write RIOT RAM did not take (1: the one site that inlines the device path), or a
+            if wr == 1:  # case that may have stopped the CPU (2): only then can EXEC have changed
+                cyc = _wr(s, rom, fb, addr, wval, draw, cyc, 1)
+            if s[EXEC] != 0:
+                left -= 1
+                break
         left -= 1
-        if left <= 0 or s[EXEC] != 0:
+        if left <= 0:
             break
     s[CYC] = cyc
     s[DBUS] = bus

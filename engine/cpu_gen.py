@@ -43,7 +43,7 @@ assert len(set(MEASURED)) == 123 and sorted(ORDER) == list(range(256))
 
 def _fetch(dst: str) -> list[str]:
     """The next instruction byte into ``dst``."""
-    return [f"{dst}, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)", "pc = (pc + 1) & 0xFFFF", f"bus = {dst}"]
+    return [f"{dst}, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)", "pc = (pc + 1) & 0xFFFF", f"bus = {dst}"]
 
 
 def _address(mode: int, reads: bool, cross: bool) -> list[str]:
@@ -63,8 +63,8 @@ def _address(mode: int, reads: bool, cross: bool) -> list[str]:
     if mode in (oc.ABS, oc.ABX, oc.ABY, oc.IND):
         out = _fetch("lo") + _fetch("hi") + ["base = lo | (hi << 8)"]
         if mode == oc.IND:  # JMP ($xxFF) takes the high byte from $xx00
-            out += ["lo, cyc = _any(s, rom, fb, base, draw, cyc, bus)",
-                    "hi, cyc = _any(s, rom, fb, (base & 0xFF00) | ((base + 1) & 0xFF), draw, cyc, lo)",
+            out += ["lo, cyc = _any(s, rom, fb, flat, base, draw, cyc, bus)",
+                    "hi, cyc = _any(s, rom, fb, flat, (base & 0xFF00) | ((base + 1) & 0xFF), draw, cyc, lo)",
                     "bus = hi", "base = lo | (hi << 8)"]
     else:  # (zp,X), (zp),Y: the pointer's high byte comes from ptr+1 unwrapped ($FF -> $0100, the TIA)
         out = _fetch("p")
@@ -79,7 +79,7 @@ def _address(mode: int, reads: bool, cross: bool) -> list[str]:
     else:
         out.append("addr = base")
     if reads:
-        out += ["val, cyc = _any(s, rom, fb, addr, draw, cyc, bus)", "bus = val"]
+        out += ["val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)", "bus = val"]
     return out
 
 
@@ -171,11 +171,11 @@ def _operation(name: str, op: int, mode: int) -> list[str]:
                     " a, x, y, nz)"]
         return out
     if name == "JSR":
-        return (["sp = s[SP]", "lo, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)", "pc = (pc + 1) & 0xFFFF",
+        return (["sp = s[SP]", "lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)", "pc = (pc + 1) & 0xFFFF",
                  "dummy, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, lo)",
                  "cyc = _push(s, rom, fb, 0x100 + sp, pc >> 8, draw, cyc, 1)", "sp = (sp - 1) & 0xFF",
                  "cyc = _push(s, rom, fb, 0x100 + sp, pc & 0xFF, draw, cyc, 0)", "s[SP] = (sp - 1) & 0xFF",
-                 "hi, cyc = _byte(s, rom, fb, pc, draw, cyc, pc & 0xFF)", "bus = hi", "pc = lo | (hi << 8)"])
+                 "hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, pc & 0xFF)", "bus = hi", "pc = lo | (hi << 8)"])
     if name in ("RTS", "RTI", "PLA", "PLP"):
         out = ["sp = s[SP]", "dummy, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, bus)"]
         out += _stack_pull("val", "dummy") + ["bus = val"]
@@ -183,7 +183,7 @@ def _operation(name: str, op: int, mode: int) -> list[str]:
             out += ["a = val", "nz = a"]
         elif name == "RTS":  # RTS reads the last byte of its JSR
             out += _stack_pull("hi", "bus") + [
-                "pc = val | (hi << 8)", "dummy, cyc = _byte(s, rom, fb, pc, draw, cyc, hi)", "bus = dummy",
+                "pc = val | (hi << 8)", "dummy, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, hi)", "bus = dummy",
                 "pc = (pc + 1) & 0xFFFF"]
         else:
             out += ["nz = (0 if val & 0x02 else 1) | ((val & 0x80) << 1)", "s[FV] = (val >> 6) & 1",
@@ -196,7 +196,7 @@ def _operation(name: str, op: int, mode: int) -> list[str]:
         value = "a" if name == "PHA" else "_status(s, nz, c) & 0xFF"
         return ["sp = s[SP]", "addr = 0x100 + sp", f"wval = {value}", "s[SP] = (sp - 1) & 0xFF"]
     if name == "BRK":
-        return ["sp = s[SP]", "dummy, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)", "pc = (pc + 1) & 0xFFFF",
+        return ["sp = s[SP]", "dummy, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)", "pc = (pc + 1) & 0xFFFF",
                 "s[FB] = 1", "cyc = _push(s, rom, fb, 0x100 + sp, pc >> 8, draw, cyc, 1)", "sp = (sp - 1) & 0xFF",
                 "cyc = _push(s, rom, fb, 0x100 + sp, pc & 0xFF, draw, cyc, 0)", "sp = (sp - 1) & 0xFF",
                 "pv = _status(s, nz, c) & 0xFF", "cyc = _push(s, rom, fb, 0x100 + sp, pv, draw, cyc, 0)",
@@ -219,6 +219,8 @@ def _case(op: int) -> list[str]:
         body += _write(mode)
     elif name in ("PHA", "PHP"):
         body += _write(oc.ABS)
+    if name in ("JSR", "BRK", "JAM"):  # a stack write into the TIA can end the frame, a JAM the CPU
+        body.append("wr = 2")
     return body
 
 
@@ -233,8 +235,8 @@ def source() -> str:
         "",
         "from ._jit import jit",
         "from .bus import S_FLAT64K",
-        "from .cpu import (ENDS_WITH_READ, _adc_bcd, _after_timer_wait, _any, _arr, _byte, _push, _rd_call,",
-        "                  _sbc_bcd, _signed, _status, _wr, _zp)",
+        "from .cpu import (ENDS_WITH_READ, _adc_bcd, _after_timer_wait, _any, _arr, _byte, _flat_mask, _push,",
+        "                  _rd_call, _sbc_bcd, _signed, _status, _wr, _zp)",
         "from .layout import (A, C_SCHEME, CYC, DBUS, EX_FATAL, EXEC, FB, FC, FD, FI, FN, FNZ, FV, INSTR, IR,",
         "                     JAMMED, LAST_READ, PC, RAM0, SP, X, Y)",
         "",
@@ -259,9 +261,10 @@ def source() -> str:
         "    cyc = s[CYC]",
         "    bus = s[DBUS]",
         "    left = number",
+        "    flat = _flat_mask(s, rom)",
         "    op = 0",
         "    while True:",
-        "        op, cyc = _byte(s, rom, fb, pc, draw, cyc, bus)",
+        "        op, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)",
         "        pc = (pc + 1) & 0xFFFF",
         "        bus = op",
         "        wr = 0",
@@ -272,10 +275,14 @@ def source() -> str:
         body = _case(op)
         lines += ["            " + b for b in body]
     lines += [
-        "        if wr:  # a write RIOT RAM did not take: the one site that inlines the device path",
-        "            cyc = _wr(s, rom, fb, addr, wval, draw, cyc, 1)",
+        "        if wr:  # a write RIOT RAM did not take (1: the one site that inlines the device path), or a",
+        "            if wr == 1:  # case that may have stopped the CPU (2): only then can EXEC have changed",
+        "                cyc = _wr(s, rom, fb, addr, wval, draw, cyc, 1)",
+        "            if s[EXEC] != 0:",
+        "                left -= 1",
+        "                break",
         "        left -= 1",
-        "        if left <= 0 or s[EXEC] != 0:",
+        "        if left <= 0:",
         "            break",
         "    s[CYC] = cyc",
         "    s[DBUS] = bus",

@@ -233,6 +233,9 @@ FN_FIRST, FN_LAST = FN_RUN_FRAME, FN_TIA_UNDRAWN + 1
 # was built from, reused while they stay the same (P0, P1, M0, M1, BL, PF) — valid whatever was restored.
 CV_KEY = _alloc("cover_cache_key", 6)
 CV_WORDS = _alloc("cover_cache_words", 18)
+# Derived, not state: the playfield's pixels under either reflection (tia.quiet), keyed by PF | 1 << 40.
+QV_PF_KEY = _alloc("quiet_pf_key")
+QV_PF_WORDS = _alloc("quiet_pf_words", 3)
 # The current line's undrawn coverage per object (same order, three words each) and which objects have
 # some: collisions are latched from it once per line (tia.flush_coverage). Empty after every run_frame,
 # so a snapshot never misses a pending collision.

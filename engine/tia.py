@@ -21,13 +21,14 @@ from .layout import (
     T_M0M_POS, T_M0M_NUM, T_M0M_SIZE, T_M0M_OFF, T_M1M_POS, T_M1M_NUM, T_M1M_SIZE,
     T_BLM_POS, T_BLM_SIZE, T_PFM_REFL, T_LASTHMOVE, T_HMBLANK_ON, T_COSMIC_ON, T_COSMIC_CNT,
     T_DUMP_ON, T_DUMP_CYC, T_AUDC0, T_AUDC1, T_AUDF0, T_AUDF1, T_AUDV0, T_AUDV1,
-    IN_FIRE, IN_RES, AUD_ON, AUD_N, AUD_LOG_OFFSET, AUD_LOG_MAX, CV_KEY, CV_WORDS,
+    IN_FIRE, IN_RES, AUD_ON, AUD_N, AUD_LOG_OFFSET, AUD_LOG_MAX, CV_KEY, CV_WORDS, QV_PF_KEY, QV_PF_WORDS,
     ACC_OBJS, ACC_WORDS, DEFER_CLK,
 )
 from .tia_tables import (
     P0_BIT, M0_BIT, P1_BIT, M1_BIT, BL_BIT, PF_BIT, SCORE_BIT, PRIORITY_BIT,
     PLAYER_MASK, MISSILE_MASK, BALL_MASK, PF_MASK, PRIORITY, COLLISION, MOTION, REFLECT,
     HMOVE_BLANK_CYCLE, POKE_DELAY, PF_DELAY, COSMIC_ARK_STEP, COPY_OFFSETS, PLAYER_PIXELS, PF_COVER,
+    PLAYER_HULL, MISSILE_HULL, BALL_HULL,
 )
 
 HBLANK = 68
@@ -446,6 +447,66 @@ def flush_coverage(s):
                        | _pair(need, 12, bl, pf) | _pair(need, 13, p0, p1) | _pair(need, 14, m0, m1))
 
 
+# the collision pairs (tia_tables._collision_table's bit order) each object takes part in
+_P0_PAIRS = (1 << 1) | (1 << 2) | (1 << 4) | (1 << 5) | (1 << 13)
+_P1_PAIRS = (1 << 0) | (1 << 3) | (1 << 6) | (1 << 7) | (1 << 13)
+_M0_PAIRS = (1 << 0) | (1 << 1) | (1 << 8) | (1 << 9) | (1 << 14)
+_M1_PAIRS = (1 << 2) | (1 << 3) | (1 << 10) | (1 << 11) | (1 << 14)
+_BL_PAIRS = (1 << 5) | (1 << 7) | (1 << 9) | (1 << 11) | (1 << 12)
+_PF_PAIRS = (1 << 4) | (1 << 6) | (1 << 8) | (1 << 10) | (1 << 12)
+
+
+@jit(inline="always")
+def _meets(need, k, a, b):
+    return ((need >> k) & 1) != 0 and ((a[0] & b[0]) | (a[1] & b[1]) | (a[2] & b[2])) != 0
+
+
+@jit(inline="always")
+def _hull(t, i):
+    return t[i, 0], t[i, 1], t[i, 2]
+
+
+@jit
+def quiet(s, need):
+    """``_quiet`` as a call (the renderer's undrawn segments; the CPU's writes inline it)."""
+    return _quiet(s, need)
+
+
+@jit(inline="always")
+def _quiet(s, need):
+    """True when none of the collision pairs in ``need`` can latch on this line or a later one while the
+    objects keep their positions, sizes and copies (and the playfield its bits): then undrawn spans add
+    nothing whatever the players' graphics, skipped first copies or reflections, or the playfield
+    reflection a line's end latches. Each object's hull is a table row (the masks a line's end restores
+    are these same positions and sizes); Boxing's boxers, whose pairs with the ropes never latch, keep
+    clear of them on almost every line."""
+    if s[T_COSMIC_ON]:
+        return False  # the starfield moves M0 at every line's end
+    z = (0, 0, 0)
+    p0 = _hull(PLAYER_HULL[s[T_P0M_MODE]], s[T_P0M_POS]) if need & _P0_PAIRS else z
+    p1 = _hull(PLAYER_HULL[s[T_P1M_MODE]], s[T_P1M_POS]) if need & _P1_PAIRS else z
+    m0 = _hull(MISSILE_HULL[s[T_M0M_NUM], s[T_M0M_SIZE]], s[T_M0M_POS]) if need & _M0_PAIRS else z
+    m1 = _hull(MISSILE_HULL[s[T_M1M_NUM], s[T_M1M_SIZE]], s[T_M1M_POS]) if need & _M1_PAIRS else z
+    bl = _hull(BALL_HULL[s[T_BLM_SIZE]], s[T_BLM_POS]) if need & _BL_PAIRS else z
+    pf = z
+    if need & _PF_PAIRS:
+        key = s[T_PF] | (1 << 40)
+        if s[QV_PF_KEY] != key:
+            a = _pf_cover(s[T_PF], 0)
+            b = _pf_cover(s[T_PF], 1)
+            s[QV_PF_KEY] = key
+            s[QV_PF_WORDS] = a[0] | b[0]
+            s[QV_PF_WORDS + 1] = a[1] | b[1]
+            s[QV_PF_WORDS + 2] = a[2] | b[2]
+        pf = (s[QV_PF_WORDS], s[QV_PF_WORDS + 1], s[QV_PF_WORDS + 2])
+    # pair by pair, only those needed (a branch each; all 15 tested branch-free cost more than the rest)
+    return not (_meets(need, 4, p0, pf) or _meets(need, 6, p1, pf) or _meets(need, 12, bl, pf)
+                or _meets(need, 5, p0, bl) or _meets(need, 7, p1, bl) or _meets(need, 13, p0, p1)
+                or _meets(need, 0, m0, p1) or _meets(need, 1, m0, p0) or _meets(need, 2, m1, p0)
+                or _meets(need, 3, m1, p1) or _meets(need, 8, m0, pf) or _meets(need, 9, m0, bl)
+                or _meets(need, 10, m1, pf) or _meets(need, 11, m1, bl) or _meets(need, 14, m0, m1))
+
+
 @jit
 def _draw_playfield(buf, fp, x0, x1, pf, refl, pfl, pfr, bk):
     """Pixels [x0, x1) of a line from ``buf[fp]`` on, playfield or background. Playfield bits are four
@@ -500,6 +561,8 @@ def _render(s, buf, ob, fp, count, hpos, draw):
             if (en & b) and (possible & ~COLLISION[(en & ~b) & 63] & need) == 0:
                 en &= ~b
             b <<= 1
+        if quiet(s, need):
+            return
         _undrawn_collisions(s, en, need, hpos, hpos + count)
         return
     x0 = hpos
@@ -598,42 +661,77 @@ def _blank(buf, j, n):
 
 
 @jit(inline="always")
+def _due(s, clock):
+    """Whether drawing up to colour clock ``clock`` covers any pixel of the display window not yet drawn."""
+    return not (clock < s[T_STARTDISP] or s[T_LASTUPD] >= s[T_STOPDISP] or s[T_LASTUPD] >= clock)
+
+
+@jit(inline="always")
+def _next_span(s, clock):
+    """Move the update point to ``clock`` or the line's end, whichever comes first. Returns the piece's
+    frame-buffer offset, its visible pixel count and its first colour clock counted from the line's start
+    (HBLANK clocks are not visible)."""
+    toeol = s[T_TOEOL]
+    cfs = 228 - toeol
+    last = s[T_LASTUPD]
+    if clock > last + toeol:
+        n = toeol
+        s[T_TOEOL] = 228
+        s[T_LASTUPD] = last + n
+    else:
+        n = clock - last
+        s[T_TOEOL] = toeol - n
+        s[T_LASTUPD] = clock
+    if cfs < HBLANK:
+        skip = HBLANK - cfs
+        if skip > n:
+            skip = n
+        cfs += skip
+        n -= skip
+    fp = s[T_FP]
+    s[T_FP] = fp + n
+    return fp, n, cfs
+
+
+@jit(inline="always")
+def _after_span(s, n, cfs):
+    """A piece's end: the HMOVE blank ends once its eight pixels are past; a line's end latches."""
+    if s[T_HMBLANK_ON] and cfs < HBLANK + 8 and n + cfs >= HBLANK + 8:
+        s[T_HMBLANK_ON] = 0
+    if s[T_TOEOL] == 228:
+        _end_of_line(s)
+
+
+@jit(inline="always")
 def update_frame(s, fb, clock, draw):
     """Draw from the last update point up to colour clock ``clock`` (ALE ``TIA::updateFrame``)."""
-    if clock < s[T_STARTDISP] or s[T_LASTUPD] >= s[T_STOPDISP] or s[T_LASTUPD] >= clock:
+    if not _due(s, clock):
         return
     if clock > s[T_STOPDISP]:
         clock = s[T_STOPDISP]
     buf = fb[s[T_FBCUR]]
     while True:
-        toeol = s[T_TOEOL]
-        cfs = 228 - toeol
-        last = s[T_LASTUPD]
-        if clock > last + toeol:
-            n = toeol
-            s[T_TOEOL] = 228
-            s[T_LASTUPD] = last + n
-        else:
-            n = clock - last
-            s[T_TOEOL] = toeol - n
-            s[T_LASTUPD] = clock
-        if cfs < HBLANK:
-            skip = HBLANK - cfs
-            if skip > n:
-                skip = n
-            cfs += skip
-            n -= skip
-        old_fp = s[T_FP]
+        fp, n, cfs = _next_span(s, clock)
         if n != 0:
-            _render(s, buf, fb[2], old_fp, n, cfs - HBLANK, draw)
-            s[T_FP] = old_fp + n
-        if s[T_HMBLANK_ON] and cfs < HBLANK + 8:
-            if draw:
-                _blank(buf, old_fp, (HBLANK + 8) - cfs)
-            if n + cfs >= HBLANK + 8:
-                s[T_HMBLANK_ON] = 0
-        if s[T_TOEOL] == 228:
-            _end_of_line(s)
+            _render(s, buf, fb[2], fp, n, cfs - HBLANK, draw)
+        if draw and s[T_HMBLANK_ON] and cfs < HBLANK + 8:
+            _blank(buf, fp, (HBLANK + 8) - cfs)
+        _after_span(s, n, cfs)
+        if s[T_LASTUPD] >= clock:
+            break
+
+
+@jit(inline="always")
+def advance(s, clock):
+    """``update_frame`` on an undrawn frame whose segments up to ``clock`` latch nothing (``quiet``): the
+    update point, line ends and HMOVE blank move on exactly as drawing would move them."""
+    if not _due(s, clock):
+        return
+    if clock > s[T_STOPDISP]:
+        clock = s[T_STOPDISP]
+    while True:
+        fp, n, cfs = _next_span(s, clock)
+        _after_span(s, n, cfs)
         if s[T_LASTUPD] >= clock:
             break
 
@@ -734,6 +832,12 @@ def tia_input(s, a, noise):
 
 @jit
 def _update_grp(s):
+    _show_grp(s)
+
+
+@jit(inline="always")
+def _show_grp(s):
+    """The players' graphics as shown (vertical delay, reflection) and whether they show at all."""
     g0 = s[T_DGRP0] if s[T_VDELP0] else s[T_GRP0]
     s[T_CURGRP0] = REFLECT[g0] if s[T_REFP0] else g0
     g1 = s[T_DGRP1] if s[T_VDELP1] else s[T_GRP1]
@@ -962,14 +1066,12 @@ def store_grp(s, addr, value):
 
 @jit(inline="always")
 def grp_unseen(s, addr, value):
-    """An undrawn GRP0/GRP1 write stored without drawing up to it (cpu._wr), when every collision the
-    objects shown before or after it could add is already latched: the span then latches nothing
-    either way, and the line's end reads nothing a GRP write changes. Returns False, changing nothing,
-    when some collision is still open."""
+    """An undrawn GRP0/GRP1 write stored without drawing up to it (cpu._wr), when no collision the
+    objects shown before or after it could add is still open — every one latched, or its pair kept
+    apart on the line whatever the graphics (``quiet``): the span then latches nothing either way, and
+    the line's end reads nothing a GRP write changes. Returns False, changing nothing, otherwise."""
     open_ = ~s[T_COLLISION]
     en = s[T_ENABLED]
-    if COLLISION[en & 63] & open_:
-        return False
     if addr == 0x1B:
         g0, g1, d0, d1 = value, s[T_GRP1], s[T_DGRP0], s[T_GRP1]
         after = en & ~(P0_BIT | P1_BIT)
@@ -980,10 +1082,87 @@ def grp_unseen(s, addr, value):
         after |= P0_BIT
     if (d1 if s[T_VDELP1] else g1) != 0:
         after |= P1_BIT
-    if COLLISION[after & 63] & open_:
+    need = (COLLISION[en & 63] | COLLISION[after & 63]) & open_
+    if need and not _quiet(s, need):
         return False
     store_grp(s, addr, value)
-    _update_grp(s)
+    _show_grp(s)
+    return True
+
+
+@jit(inline="always")
+def _store_nusiz(s, addr, value):
+    if addr == 0x04:
+        s[T_NUSIZ0] = value
+        _set_p0_mask(s, 0)
+        _set_m0_mask(s)
+    else:
+        s[T_NUSIZ1] = value
+        _set_p1_mask(s, 0)
+        _set_m1_mask(s)
+
+
+@jit(inline="always")
+def _store_pf(s, addr, value):
+    pf = s[T_PF]
+    if addr == 0x0D:
+        pf = (pf & 0x000FFFF0) | ((value >> 4) & 0x0F)
+    elif addr == 0x0E:
+        pf = (pf & 0x000FF00F) | (value << 4)
+    else:
+        pf = (pf & 0x00000FFF) | (value << 12)
+    s[T_PF] = pf
+    if pf == 0:
+        s[T_ENABLED] &= ~PF_BIT
+    else:
+        s[T_ENABLED] |= PF_BIT
+
+
+@jit(inline="always")
+def _store_hmove(s, clock):
+    """HMOVE, applied instantly from the motion table."""
+    x = ((clock - s[T_FRAMESTART]) % 228) // 3
+    if s[T_HMBLANKS] and HMOVE_BLANK_CYCLE[x]:
+        s[T_HMBLANK_ON] = 1
+    # unrolled (a loop over a tuple of register pairs costs a zeroed stack slot on every write)
+    _hmove_one(s, x, T_POSP0, T_HMP0)
+    _hmove_one(s, x, T_POSP1, T_HMP1)
+    _hmove_one(s, x, T_POSM0, T_HMM0)
+    _hmove_one(s, x, T_POSM1, T_HMM1)
+    _hmove_one(s, x, T_POSBL, T_HMBL)
+    _set_bl_mask(s)
+    _set_p0_mask(s, 0)
+    _set_p1_mask(s, 0)
+    _set_m0_mask(s)
+    _set_m1_mask(s)
+    s[T_LASTHMOVE] = clock
+    s[T_COSMIC_ON] = 0
+
+
+# Registers ``quiet_store`` takes: what they change is where objects are and whether they show.
+QUIET_STORE = np.zeros(64, dtype=np.int64)
+for _r in (0x04, 0x05, 0x0D, 0x0E, 0x0F, 0x2A):
+    QUIET_STORE[_r] = 1
+
+
+@jit(inline="always")
+def quiet_store(s, r, value, clock):
+    """A write to a ``QUIET_STORE`` register on an undrawn frame, stored by the CPU (cpu._wr) without the
+    device path when the span up to it latches nothing: the TIA's update point moves on as drawing
+    would (``advance``), then the register is stored as ``_tia_store`` would. Returns False, changing
+    nothing, when the span could latch a collision (the device path then draws it)."""
+    en = s[T_ENABLED]
+    if (en & (en - 1)) != 0 and not (s[T_VBLANK] & 0x02):
+        need = COLLISION[en & 63] & ~s[T_COLLISION]
+        if need != 0 and not _quiet(s, need):
+            return False
+    advance(s, write_clock(s, clock, r))
+    if r == 0x2A:
+        _store_hmove(s, clock)
+    elif r == 0x04 or r == 0x05:
+        _store_nusiz(s, r, value)
+    else:
+        _store_pf(s, r, value)
     return True
 
 
@@ -994,7 +1173,7 @@ def _tia_store(s, fb, addr, value, draw):
     grp = False  # the players' graphics need recomputing (one call site for four registers)
 
     # A frame that runs past the line limit without VSYNC ends at the first TIA write.
-    if (clock - s[T_FRAMESTART]) // 228 > s[T_MAXLINES]:
+    if clock - s[T_FRAMESTART] >= (s[T_MAXLINES] + 1) * 228:  # (line > limit)
         s[EXEC] |= EX_STOP
         s[T_PARTIAL] = 0
 
@@ -1019,14 +1198,8 @@ def _tia_store(s, fb, addr, value, draw):
             s[CYC] = wsync_cycle(s, s[CYC])
     elif addr == 0x03:  # RSYNC: not emulated by ALE
         pass
-    elif addr == 0x04:
-        s[T_NUSIZ0] = value
-        _set_p0_mask(s, 0)
-        _set_m0_mask(s)
-    elif addr == 0x05:
-        s[T_NUSIZ1] = value
-        _set_p1_mask(s, 0)
-        _set_m1_mask(s)
+    elif addr == 0x04 or addr == 0x05:
+        _store_nusiz(s, addr, value)
     elif 0x06 <= addr <= 0x09:
         store_unseen(s, addr, value)
     elif addr == 0x0A:  # CTRLPF
@@ -1046,18 +1219,7 @@ def _tia_store(s, fb, addr, value, draw):
             s[T_REFP1] = on
             s[T_CURGRP1] = REFLECT[s[T_CURGRP1]]
     elif addr == 0x0D or addr == 0x0E or addr == 0x0F:
-        pf = s[T_PF]
-        if addr == 0x0D:
-            pf = (pf & 0x000FFFF0) | ((value >> 4) & 0x0F)
-        elif addr == 0x0E:
-            pf = (pf & 0x000FF00F) | (value << 4)
-        else:
-            pf = (pf & 0x00000FFF) | (value << 12)
-        s[T_PF] = pf
-        if pf == 0:
-            s[T_ENABLED] &= ~PF_BIT
-        else:
-            s[T_ENABLED] |= PF_BIT
+        _store_pf(s, addr, value)
     elif addr == 0x10 or addr == 0x11:  # RESP0/1 (one call site: each costs a zeroed slot per device call)
         w = addr - 0x10
         _reset_player(s, clock, T_POSP0 if w == 0 else T_POSP1, T_NUSIZ0 if w == 0 else T_NUSIZ1, w, fb, draw)
@@ -1141,23 +1303,8 @@ def _tia_store(s, fb, addr, value, draw):
             s[T_ENABLED] |= bit
         else:
             s[T_ENABLED] &= ~bit
-    elif addr == 0x2A:  # HMOVE, applied instantly from the motion table
-        x = ((clock - s[T_FRAMESTART]) % 228) // 3
-        if s[T_HMBLANKS] and HMOVE_BLANK_CYCLE[x]:
-            s[T_HMBLANK_ON] = 1
-        # unrolled (a loop over a tuple of register pairs costs a zeroed stack slot on every write)
-        _hmove_one(s, x, T_POSP0, T_HMP0)
-        _hmove_one(s, x, T_POSP1, T_HMP1)
-        _hmove_one(s, x, T_POSM0, T_HMM0)
-        _hmove_one(s, x, T_POSM1, T_HMM1)
-        _hmove_one(s, x, T_POSBL, T_HMBL)
-        _set_bl_mask(s)
-        _set_p0_mask(s, 0)
-        _set_p1_mask(s, 0)
-        _set_m0_mask(s)
-        _set_m1_mask(s)
-        s[T_LASTHMOVE] = clock
-        s[T_COSMIC_ON] = 0
+    elif addr == 0x2A:
+        _store_hmove(s, clock)
     elif addr == 0x2C:  # CXCLR
         s[T_COLLISION] = 0
         s[ACC_OBJS] = 0  # the line's pending coverage would latch before the clear: it goes with it

@@ -210,3 +210,22 @@ def _playfield_cover() -> np.ndarray:
 
 PLAYER_PIXELS = _player_pixels()
 PF_COVER = _playfield_cover()
+
+
+def _hull_words(rows: np.ndarray) -> np.ndarray:
+    """[..., dx] covered flags -> [..., pos, word]: the object's pixels at every position, as coverage
+    words (an object at ``pos`` covers pixel ``x`` where its row is set at ``(x - pos) mod 160``)."""
+    x = np.arange(160)
+    cov = rows[..., (x[None, :] - x[:, None]) % 160] != 0    # [..., pos, x]
+    bits = np.zeros(cov.shape[:-1] + (3,), dtype=np.uint64)
+    for w in range(3):
+        chunk = cov[..., 64 * w:64 * (w + 1)].astype(np.uint64)
+        bits[..., w] = (chunk << np.arange(chunk.shape[-1], dtype=np.uint64)).sum(axis=-1, dtype=np.uint64)
+    return bits.view(np.int64)
+
+
+# Every pixel an object could cover at each position whatever its graphics (tia.quiet): players
+# [mode][pos] (all copies, the first included), missiles [number][size][pos], the ball [size][pos].
+PLAYER_HULL = _hull_words(PLAYER_MASK[0])
+MISSILE_HULL = _hull_words(MISSILE_MASK)
+BALL_HULL = _hull_words(BALL_MASK)

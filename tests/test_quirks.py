@@ -548,6 +548,94 @@ def test_the_cover_cache_never_serves_a_stale_cover():
     assert min(differed.values()) > 5   # every input's change did change some latches
 
 
+def test_quiet_reads_hulls_against_a_pixel_by_pixel_reference():
+    """``tia.quiet``: for random positions, sizes, copies, playfields and sets of open pairs, True exactly
+    when no open pair can meet on any pixel whatever the players' graphics, skipped copies or the
+    playfield's reflection — read pixel by pixel from the object tables."""
+    from engine import tia
+    from engine.layout import (
+        N_STATE, T_BLM_POS, T_BLM_SIZE, T_M0M_NUM, T_M0M_POS, T_M0M_SIZE, T_M1M_NUM, T_M1M_POS, T_M1M_SIZE,
+        T_P0M_MODE, T_P0M_POS, T_P1M_MODE, T_P1M_POS, T_PF,
+    )
+    from engine.tia_tables import (
+        BALL_MASK, BL_BIT, COLLISION, M0_BIT, M1_BIT, MISSILE_MASK, P0_BIT, P1_BIT, PF_BIT, PF_MASK, PLAYER_MASK,
+    )
+
+    rng = np.random.default_rng(1)
+    s = np.zeros(N_STATE, np.int64)
+    seen = set()
+    for trial in range(3000):
+        _randomise_objects(s, rng, trial % 2)
+        if trial % 3 == 0:   # sparse playfields, as games draw ropes and walls
+            s[T_PF] &= rng.integers(0, 1 << 20)
+        need = int(rng.integers(0, 1 << 15)) & int(rng.integers(0, 1 << 15))
+        meet = 0
+        for x in range(160):
+            e = 0
+            if PLAYER_MASK[0, s[T_P0M_MODE], (x - s[T_P0M_POS]) % 160]:
+                e |= P0_BIT
+            if PLAYER_MASK[0, s[T_P1M_MODE], (x - s[T_P1M_POS]) % 160]:
+                e |= P1_BIT
+            if MISSILE_MASK[s[T_M0M_NUM], s[T_M0M_SIZE], (x - s[T_M0M_POS]) % 160]:
+                e |= M0_BIT
+            if MISSILE_MASK[s[T_M1M_NUM], s[T_M1M_SIZE], (x - s[T_M1M_POS]) % 160]:
+                e |= M1_BIT
+            if BALL_MASK[s[T_BLM_SIZE], (x - s[T_BLM_POS]) % 160]:
+                e |= BL_BIT
+            if s[T_PF] & (PF_MASK[0, x] | PF_MASK[1, x]):
+                e |= PF_BIT
+            meet |= COLLISION[e]
+        want = (meet & need) == 0
+        assert tia.quiet(s, need) == want, trial
+        seen.add(want)
+    assert seen == {True, False}
+
+
+def test_quiet_undrawn_writes_keep_frames_and_state(tmp_path):
+    """On undrawn frames HMOVE, NUSIZx and PFx writes are stored by the CPU after moving the TIA's update
+    point on without drawing (``tia.quiet_store``), and GRPx writes without even that, when no collision
+    pair still open can meet on the line (``tia.quiet``) — as in Boxing, whose boxers keep clear of the
+    ropes. A cartridge draws ropes (PF0, reflected) with the ball and player 1 standing between them,
+    HMOVEs on every line (HMOVE blanks on), changes NUSIZ0 and both players' graphics on every line and
+    PF2 now and then, and moves player 0 one pixel a line so that it crosses the ropes (and the ball and
+    player 1) on some lines of some frames: there the full path must latch what meets. Collision
+    registers go to RAM each frame and are cleared every fourth; every fourth frame's call is cut at the
+    instruction limit with GRP writes pending. Drawn against ale-py (screen, RAM), undrawn against drawn
+    (whole snapshot) after every frame."""
+    from engine.layout import T_PARTIAL
+
+    NUSIZ0, CTRLPF, PF0, PF2, GRP1, ENABL, HMP0, CXCLR = 0x04, 0x0A, 0x0D, 0x0F, 0x1C, 0x1F, 0x20, 0x2C
+    a = prologue(Asm())
+    for reg, colour in ((COLUBK, 0x46), (COLUPF, 0xC8), (COLUP0, 0x1E), (0x07, 0x86)):
+        a.op("lda#", colour).op("stazp", reg)
+    a.op("lda#", 0x10).op("stazp", PF0).op("lda#", 0x01).op("stazp", CTRLPF)   # ropes at both edges
+    a.op("lda#", 0x02).op("stazp", ENABL).op("lda#", 0x10).op("stazp", HMP0)   # player 0 moves a pixel a line
+    for reg, wait in ((RESP0, 8), (0x11, 18), (0x14, 26)):   # P0 left, P1 and the ball mid-screen
+        a.op("stazp", WSYNC)
+        for _ in range(wait):
+            a.op("nop")
+        a.op("stazp", reg)
+    a.label("frame").frame_start().op("inczp", 0x80)
+    for k, reg in enumerate((0x02, 0x03, 0x06, 0x07)):   # CXP0FB, CXP1FB, CXBLPF, CXPPMM
+        a.op("ldazp", reg).op("stazp", 0x81 + k)
+    a.op("ldx#", 96).label("line").op("stazp", WSYNC).op("stazp", HMOVE)
+    a.op("txa").op("stazp", GRP0).op("and#", 0x05).op("stazp", NUSIZ0)
+    a.op("txa").op("ora#", 0x81).op("stazp", GRP1)
+    a.op("txa").op("and#", 0x0F).op("bne", "nopf").op("txa").op("stazp", PF2).label("nopf")
+    a.op("dex").op("bne", "line")
+    a.op("ldazp", 0x80).op("and#", 3).op("bne", "keep").op("stazp", CXCLR).label("keep")
+    a.op("ldazp", 0x80).op("and#", 3).op("eor#", 2).op("bne", "short")
+    spin_past_the_limit(a.op("stazp", WSYNC).op("stazp", GRP0).op("stazp", GRP1))   # GRP writes pending
+    a.label("short").lines(20, "s").op("jmp", "frame")
+    partial, latched = 0, set()
+    for drawn in frames_drawn_and_undrawn(tmp_path, a.rom(), 28):
+        partial += int(drawn.console.s[T_PARTIAL])
+        latched.add(tuple(int(v) >> 6 for v in drawn.ram()[1:5]))
+    assert len(set(drawn.screen()[60].tolist())) >= 3   # ropes, sprites and background show
+    assert partial >= 3                                 # the spinning frames' calls were cut
+    assert len(latched) >= 3                            # some frames latched what others did not
+
+
 def test_registers_stored_without_drawing_keep_frames_and_state(tmp_path):
     """WSYNC, sound, HMxx, HMCLR and unused-address writes — colour writes on undrawn frames, and GRPx
     writes there while no collision they could add is open — and input-port reads are done by the CPU
