@@ -17,7 +17,7 @@ import numpy as np
 
 from engine import ale_core
 from engine.env import paddle_delta
-from engine.layout import E_FRAME, E_FRAMESKIP, N_STATE, RAM0
+from engine.layout import E_FRAME, E_FRAMESKIP, N_SNAPSHOT, N_STATE, RAM0
 
 from ._nb import njit
 from .base import BaseAgent, Observation
@@ -448,7 +448,9 @@ class UCTAgent(_Planner):
         tree.ctr[C_FRAMES] = 0
         tree.fb[:] = self.env.console.fb  # the search runs on a copy of everything the machine may read
         c = tree.child_for(self._chosen) if (self.reuse and self._has_tree and self._chosen >= 0) else -1
-        if c > 0 and np.array_equal(tree.states[c], s):
+        # the machine state only: the slots after N_SNAPSHOT are this process's caches (the search's
+        # undrawn frames fill some that the env's drawn frame leaves alone)
+        if c > 0 and np.array_equal(tree.states[c, :N_SNAPSHOT], s[:N_SNAPSHOT]):
             reroot(tree.nodes, tree.vals, tree.states, tree.ctr, c)
             if w == 0:
                 self.reused += 1
