@@ -70,6 +70,19 @@ def frames_drawn_and_undrawn(tmp_path, rom: bytes, frames: int):
         ale_core.act(c.s, c.rom, c.fb, undrawn.rng, 0, ale_core.PLAYER_B_NOOP, _DELTA_FULL, 0, 0)
 
 
+def tally_drawn_and_undrawn(tmp_path, rom: bytes, frames: int, registers: int):
+    """``frames_drawn_and_undrawn`` to the end, for cartridges that copy ``registers`` collision registers
+    to RAM from $81 on as a frame starts: (our drawn env, how many frame calls were cut at the instruction
+    limit, the distinct sets of latch bits seen)."""
+    from engine.layout import T_PARTIAL
+
+    partial, latched = 0, set()
+    for drawn in frames_drawn_and_undrawn(tmp_path, rom, frames):
+        partial += int(drawn.console.s[T_PARTIAL])
+        latched.add(tuple(int(v) >> 6 for v in drawn.ram()[1:1 + registers]))
+    return drawn, partial, latched
+
+
 def run_both(tmp_path, rom: bytes, frames: int = 30):
     """Step both engines ``frames`` times with NOOP; assert equal RAM and screen; return our env."""
     ale, (env,) = load_both(tmp_path, rom)
@@ -602,8 +615,6 @@ def test_quiet_undrawn_writes_keep_frames_and_state(tmp_path):
     registers go to RAM each frame and are cleared every fourth; every fourth frame's call is cut at the
     instruction limit with GRP writes pending. Drawn against ale-py (screen, RAM), undrawn against drawn
     (whole snapshot) after every frame."""
-    from engine.layout import T_PARTIAL
-
     NUSIZ0, CTRLPF, PF0, PF2, GRP1, ENABL, HMP0, CXCLR = 0x04, 0x0A, 0x0D, 0x0F, 0x1C, 0x1F, 0x20, 0x2C
     a = prologue(Asm())
     for reg, colour in ((COLUBK, 0x46), (COLUPF, 0xC8), (COLUP0, 0x1E), (0x07, 0x86)):
@@ -627,10 +638,7 @@ def test_quiet_undrawn_writes_keep_frames_and_state(tmp_path):
     a.op("ldazp", 0x80).op("and#", 3).op("eor#", 2).op("bne", "short")
     spin_past_the_limit(a.op("stazp", WSYNC).op("stazp", GRP0).op("stazp", GRP1))   # GRP writes pending
     a.label("short").lines(20, "s").op("jmp", "frame")
-    partial, latched = 0, set()
-    for drawn in frames_drawn_and_undrawn(tmp_path, a.rom(), 28):
-        partial += int(drawn.console.s[T_PARTIAL])
-        latched.add(tuple(int(v) >> 6 for v in drawn.ram()[1:5]))
+    drawn, partial, latched = tally_drawn_and_undrawn(tmp_path, a.rom(), 28, 4)
     assert len(set(drawn.screen()[60].tolist())) >= 3   # ropes, sprites and background show
     assert partial >= 3                                 # the spinning frames' calls were cut
     assert len(latched) >= 3                            # some frames latched what others did not
@@ -701,8 +709,6 @@ def test_writes_that_change_nothing_skip_drawing_and_keep_frames_and_state(tmp_p
     still be reset: full path); collision registers go to RAM each frame and are cleared every fourth;
     every fourth frame's call is cut at the instruction limit with unchanged writes pending. Drawn
     against ale-py (screen, RAM), undrawn against drawn (whole snapshot) after every frame."""
-    from engine.layout import T_PARTIAL
-
     NUSIZ0, NUSIZ1, CTRLPF, REFP0, PF0, PF2, GRP1 = 0x04, 0x05, 0x0A, 0x0B, 0x0D, 0x0F, 0x1C
     ENAM0, ENAM1, ENABL, HMP0, VDELP0, VDELP1, VDELBL, CXCLR = 0x1D, 0x1E, 0x1F, 0x20, 0x25, 0x26, 0x27, 0x2C
     a = prologue(Asm())
@@ -739,10 +745,7 @@ def test_writes_that_change_nothing_skip_drawing_and_keep_frames_and_state(tmp_p
     spin_past_the_limit(a.op("stazp", WSYNC).op("lda#", 0).op("stazp", PF0).op("stazp", ENAM0)
                         .op("stazp", ENABL))   # unchanged writes pending when the call runs out
     a.label("short").lines(20, "s").op("jmp", "frame")
-    partial, latched = 0, set()
-    for drawn in frames_drawn_and_undrawn(tmp_path, a.rom(), 24):
-        partial += int(drawn.console.s[T_PARTIAL])
-        latched.add(tuple(int(v) >> 6 for v in drawn.ram()[1:9]))
+    drawn, partial, latched = tally_drawn_and_undrawn(tmp_path, a.rom(), 24, 8)
     assert len(set(drawn.screen()[60].tolist())) >= 3   # playfield, sprites and background show
     assert partial >= 3                                 # the spinning frames' calls were cut
     assert len(latched) >= 3                            # collisions were latched, and cleared
