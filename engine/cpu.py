@@ -20,11 +20,11 @@ from ._jit import DEVICE_SIG, call_device, jit, ptr_i64, ptr_u8
 from .bus import S_FLAT64K, access_inline, peek as bus_peek
 from .carts import S_2K, S_4K
 from .layout import (A, X, Y, SP, PC, FN, FV, FB, FD, FI, FNZ, FC, EXEC, LAST_READ, CYC, DBUS, RAM0, C_SCHEME,
-                     C_PAGE, FN_DEVICE, FN_TIA_UNDRAWN, N_STATE, FB_SIZE, R_TIMER, R_SHIFT, R_SETCYC, T_FRAMESTART,
-                     T_MAXLINES, AUD_ON, DEFER_CLK)
+                     C_PAGE, FN_DEVICE, FN_TIA_UNDRAWN, N_STATE, FB_SIZE, R_TIMER, R_SHIFT, R_SETCYC, AUD_ON,
+                     DEFER_CLK)
 from .riot import U32, _to_int32
 from .tia import (QUIET_STORE, UNSEEN, tia_access, grp_unseen, quiet_store, starts_starfield, store_unseen,
-                  unchanged, write_clock, wsync_cycle)
+                  unchanged, within_line_limit, write_clock, wsync_cycle)
 
 # 1 where an opcode's last bus access is a read: the state's last-access flag after it
 ENDS_WITH_READ = np.array([0 if (oc.ACCESS[op] in (oc.ACC_W, oc.ACC_RMW)
@@ -103,7 +103,7 @@ def _wr(s, rom, fb, addr, value, draw, cyc, last_read):
         # frame; logged sound goes through it too.
         clock = cyc * 3
         r = addr & 0x3F
-        if clock - s[T_FRAMESTART] < (s[T_MAXLINES] + 1) * 228 and s[AUD_ON] == 0:  # (line <= limit)
+        if within_line_limit(s, clock) and s[AUD_ON] == 0:
             if unseen == 6:
                 if quiet_store(s, r, value, clock):
                     s[LAST_READ] = last_read

@@ -530,6 +530,24 @@ def _draw_playfield(buf, fp, x0, x1, pf, refl, pfl, pfr, bk):
 
 
 @jit(inline="always")
+def _undrawn_need(s):
+    """The collision latches an undrawn segment drawn now could still set: none under VBLANK or with
+    fewer than two objects shown, and collisions only ever set bits — when every pair the objects could
+    form is latched already (common between CXCLRs), nothing."""
+    en = s[T_ENABLED]
+    if (s[T_VBLANK] & 0x02) or (en & (en - 1)) == 0:
+        return 0
+    return COLLISION[en & 63] & ~s[T_COLLISION]
+
+
+@jit(inline="always")
+def within_line_limit(s, clock):
+    """Whether colour clock ``clock`` lies on a line up to the frame's line limit: past it, a frame without
+    VSYNC ends at the first TIA write."""
+    return clock - s[T_FRAMESTART] < (s[T_MAXLINES] + 1) * 228
+
+
+@jit(inline="always")
 def _render(s, buf, ob, fp, count, hpos, draw):
     """Draw ``count`` visible pixels from pixel ``hpos`` of the current line at buffer offset ``fp``,
     accumulating collisions. With ``draw`` false only collisions are computed. ``ob`` is a zeroed
@@ -546,14 +564,10 @@ def _render(s, buf, ob, fp, count, hpos, draw):
             buf[fp:fp + count] = bk
         return
     if not draw:
-        if (en & (en - 1)) == 0:
-            return  # a single object cannot collide with anything
-        # Collisions only ever set latch bits: when every pair these objects could form is already
-        # latched (common between CXCLRs), an undrawn segment changes nothing.
-        possible = COLLISION[en & 63]
-        need = possible & ~s[T_COLLISION]
+        need = _undrawn_need(s)
         if need == 0:
             return
+        possible = COLLISION[en & 63]
         # Likewise an object none of whose pairs can add a new bit need not be marked at all
         # (the playfield is never marked, only tested per marked pixel).
         b = P0_BIT
@@ -1151,11 +1165,9 @@ def quiet_store(s, r, value, clock):
     device path when the span up to it latches nothing: the TIA's update point moves on as drawing
     would (``advance``), then the register is stored as ``_tia_store`` would. Returns False, changing
     nothing, when the span could latch a collision (the device path then draws it)."""
-    en = s[T_ENABLED]
-    if (en & (en - 1)) != 0 and not (s[T_VBLANK] & 0x02):
-        need = COLLISION[en & 63] & ~s[T_COLLISION]
-        if need != 0 and not _quiet(s, need):
-            return False
+    need = _undrawn_need(s)
+    if need != 0 and not _quiet(s, need):
+        return False
     advance(s, write_clock(s, clock, r))
     if r == 0x2A:
         _store_hmove(s, clock)
@@ -1173,7 +1185,7 @@ def _tia_store(s, fb, addr, value, draw):
     grp = False  # the players' graphics need recomputing (one call site for four registers)
 
     # A frame that runs past the line limit without VSYNC ends at the first TIA write.
-    if clock - s[T_FRAMESTART] >= (s[T_MAXLINES] + 1) * 228:  # (line > limit)
+    if not within_line_limit(s, clock):
         s[EXEC] |= EX_STOP
         s[T_PARTIAL] = 0
 
