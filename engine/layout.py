@@ -236,6 +236,10 @@ CV_WORDS = _alloc("cover_cache_words", 18)
 # Derived, not state: the playfield's pixels under either reflection (tia.quiet), keyed by PF | 1 << 40.
 QV_PF_KEY = _alloc("quiet_pf_key")
 QV_PF_WORDS = _alloc("quiet_pf_words", 3)
+# Derived, not state: the collision pairs (tia_tables._collision_table's bits) tia.quiet last found kept
+# apart where the objects now are. A change of an object's place or size (the mask setters, the playfield
+# store) clears its pairs; every cpu_exec.execute call starts with none, so no restore can stale it.
+QV_OK = _alloc("quiet_pairs_ok")
 # The current line's undrawn coverage per object (same order, three words each) and which objects have
 # some: collisions are latched from it once per line (tia.flush_coverage). Empty after every run_frame,
 # so a snapshot never misses a pending collision.

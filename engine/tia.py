@@ -21,7 +21,7 @@ from .layout import (
     T_M0M_POS, T_M0M_NUM, T_M0M_SIZE, T_M0M_OFF, T_M1M_POS, T_M1M_NUM, T_M1M_SIZE,
     T_BLM_POS, T_BLM_SIZE, T_PFM_REFL, T_LASTHMOVE, T_HMBLANK_ON, T_COSMIC_ON, T_COSMIC_CNT,
     T_DUMP_ON, T_DUMP_CYC, T_AUDC0, T_AUDC1, T_AUDF0, T_AUDF1, T_AUDV0, T_AUDV1,
-    IN_FIRE, IN_RES, AUD_ON, AUD_N, AUD_LOG_OFFSET, AUD_LOG_MAX, CV_KEY, CV_WORDS, QV_PF_KEY, QV_PF_WORDS,
+    IN_FIRE, IN_RES, AUD_ON, AUD_N, AUD_LOG_OFFSET, AUD_LOG_MAX, CV_KEY, CV_WORDS, QV_OK, QV_PF_KEY, QV_PF_WORDS,
     ACC_OBJS, ACC_WORDS, DEFER_CLK,
 )
 from .tia_tables import (
@@ -53,39 +53,79 @@ def c_div(a, b):
 # ---------------------------------------------------------------------------------------------------
 # masks
 # ---------------------------------------------------------------------------------------------------
+# the collision pairs (tia_tables._collision_table's bit order) each object takes part in
+_P0_PAIRS = (1 << 1) | (1 << 2) | (1 << 4) | (1 << 5) | (1 << 13)
+_P1_PAIRS = (1 << 0) | (1 << 3) | (1 << 6) | (1 << 7) | (1 << 13)
+_M0_PAIRS = (1 << 0) | (1 << 1) | (1 << 8) | (1 << 9) | (1 << 14)
+_M1_PAIRS = (1 << 2) | (1 << 3) | (1 << 10) | (1 << 11) | (1 << 14)
+_BL_PAIRS = (1 << 5) | (1 << 7) | (1 << 9) | (1 << 11) | (1 << 12)
+_PF_PAIRS = (1 << 4) | (1 << 6) | (1 << 8) | (1 << 10) | (1 << 12)
+# the pairs any of a set of objects (tia_tables' object bits) takes part in
+OBJECT_PAIRS = np.zeros(64, dtype=np.int64)
+for _objs in range(64):
+    for _bit, _pairs in ((P0_BIT, _P0_PAIRS), (P1_BIT, _P1_PAIRS), (M0_BIT, _M0_PAIRS), (M1_BIT, _M1_PAIRS),
+                         (BL_BIT, _BL_PAIRS), (PF_BIT, _PF_PAIRS)):
+        if _objs & _bit:
+            OBJECT_PAIRS[_objs] |= _pairs
+
+
+@jit(inline="always")
+def _moved(s, changed, pairs):
+    """An object's place or size changed: the pairs it is in are no longer known to be kept apart."""
+    if changed:
+        s[QV_OK] &= ~pairs
+
+
 @jit
 def _set_p0_mask(s, skip):
-    s[T_P0M_POS] = s[T_POSP0]
-    s[T_P0M_MODE] = s[T_NUSIZ0] & 7
+    pos = s[T_POSP0]
+    mode = s[T_NUSIZ0] & 7
+    _moved(s, pos != s[T_P0M_POS] or mode != s[T_P0M_MODE], _P0_PAIRS)
+    s[T_P0M_POS] = pos
+    s[T_P0M_MODE] = mode
     s[T_P0M_SKIP] = skip
 
 
 @jit
 def _set_p1_mask(s, skip):
-    s[T_P1M_POS] = s[T_POSP1]
-    s[T_P1M_MODE] = s[T_NUSIZ1] & 7
+    pos = s[T_POSP1]
+    mode = s[T_NUSIZ1] & 7
+    _moved(s, pos != s[T_P1M_POS] or mode != s[T_P1M_MODE], _P1_PAIRS)
+    s[T_P1M_POS] = pos
+    s[T_P1M_MODE] = mode
     s[T_P1M_SKIP] = skip
 
 
 @jit
 def _set_m0_mask(s):
-    s[T_M0M_POS] = s[T_POSM0]
-    s[T_M0M_NUM] = s[T_NUSIZ0] & 7
-    s[T_M0M_SIZE] = (s[T_NUSIZ0] & 0x30) >> 4
+    pos = s[T_POSM0]
+    num = s[T_NUSIZ0] & 7
+    size = (s[T_NUSIZ0] & 0x30) >> 4
+    _moved(s, pos != s[T_M0M_POS] or num != s[T_M0M_NUM] or size != s[T_M0M_SIZE], _M0_PAIRS)
+    s[T_M0M_POS] = pos
+    s[T_M0M_NUM] = num
+    s[T_M0M_SIZE] = size
     s[T_M0M_OFF] = 0
 
 
 @jit
 def _set_m1_mask(s):
-    s[T_M1M_POS] = s[T_POSM1]
-    s[T_M1M_NUM] = s[T_NUSIZ1] & 7
-    s[T_M1M_SIZE] = (s[T_NUSIZ1] & 0x30) >> 4
+    pos = s[T_POSM1]
+    num = s[T_NUSIZ1] & 7
+    size = (s[T_NUSIZ1] & 0x30) >> 4
+    _moved(s, pos != s[T_M1M_POS] or num != s[T_M1M_NUM] or size != s[T_M1M_SIZE], _M1_PAIRS)
+    s[T_M1M_POS] = pos
+    s[T_M1M_NUM] = num
+    s[T_M1M_SIZE] = size
 
 
 @jit
 def _set_bl_mask(s):
-    s[T_BLM_POS] = s[T_POSBL]
-    s[T_BLM_SIZE] = (s[T_CTRLPF] & 0x30) >> 4
+    pos = s[T_POSBL]
+    size = (s[T_CTRLPF] & 0x30) >> 4
+    _moved(s, pos != s[T_BLM_POS] or size != s[T_BLM_SIZE], _BL_PAIRS)
+    s[T_BLM_POS] = pos
+    s[T_BLM_SIZE] = size
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -447,15 +487,6 @@ def flush_coverage(s):
                        | _pair(need, 12, bl, pf) | _pair(need, 13, p0, p1) | _pair(need, 14, m0, m1))
 
 
-# the collision pairs (tia_tables._collision_table's bit order) each object takes part in
-_P0_PAIRS = (1 << 1) | (1 << 2) | (1 << 4) | (1 << 5) | (1 << 13)
-_P1_PAIRS = (1 << 0) | (1 << 3) | (1 << 6) | (1 << 7) | (1 << 13)
-_M0_PAIRS = (1 << 0) | (1 << 1) | (1 << 8) | (1 << 9) | (1 << 14)
-_M1_PAIRS = (1 << 2) | (1 << 3) | (1 << 10) | (1 << 11) | (1 << 14)
-_BL_PAIRS = (1 << 5) | (1 << 7) | (1 << 9) | (1 << 11) | (1 << 12)
-_PF_PAIRS = (1 << 4) | (1 << 6) | (1 << 8) | (1 << 10) | (1 << 12)
-
-
 @jit(inline="always")
 def _meets(need, k, a, b):
     return ((need >> k) & 1) != 0 and ((a[0] & b[0]) | (a[1] & b[1]) | (a[2] & b[2])) != 0
@@ -482,6 +513,9 @@ def _quiet(s, need):
     clear of them on almost every line."""
     if s[T_COSMIC_ON]:
         return False  # the starfield moves M0 at every line's end
+    need &= ~s[QV_OK]  # pairs found apart since their objects last moved or changed size hold still
+    if need == 0:
+        return True
     z = (0, 0, 0)
     p0 = _hull(PLAYER_HULL[s[T_P0M_MODE]], s[T_P0M_POS]) if need & _P0_PAIRS else z
     p1 = _hull(PLAYER_HULL[s[T_P1M_MODE]], s[T_P1M_POS]) if need & _P1_PAIRS else z
@@ -500,11 +534,14 @@ def _quiet(s, need):
             s[QV_PF_WORDS + 2] = a[2] | b[2]
         pf = (s[QV_PF_WORDS], s[QV_PF_WORDS + 1], s[QV_PF_WORDS + 2])
     # pair by pair, only those needed (a branch each; all 15 tested branch-free cost more than the rest)
-    return not (_meets(need, 4, p0, pf) or _meets(need, 6, p1, pf) or _meets(need, 12, bl, pf)
+    apart = not (_meets(need, 4, p0, pf) or _meets(need, 6, p1, pf) or _meets(need, 12, bl, pf)
                 or _meets(need, 5, p0, bl) or _meets(need, 7, p1, bl) or _meets(need, 13, p0, p1)
                 or _meets(need, 0, m0, p1) or _meets(need, 1, m0, p0) or _meets(need, 2, m1, p0)
                 or _meets(need, 3, m1, p1) or _meets(need, 8, m0, pf) or _meets(need, 9, m0, bl)
                 or _meets(need, 10, m1, pf) or _meets(need, 11, m1, bl) or _meets(need, 14, m0, m1))
+    if apart:
+        s[QV_OK] |= need
+    return apart
 
 
 @jit
@@ -660,6 +697,7 @@ def _end_of_line(s):
         s[T_POSM0] = pos
         _set_m0_mask(s)
         if cnt == 1:
+            _moved(s, True, _M0_PAIRS)
             s[T_M0M_SIZE] |= 1   # stretched to at least two pixels
         elif cnt == 2:
             s[T_M0M_OFF] = 1     # not drawn on this line
@@ -1081,22 +1119,26 @@ def store_grp(s, addr, value):
 @jit(inline="always")
 def grp_unseen(s, addr, value):
     """An undrawn GRP0/GRP1 write stored without drawing up to it (cpu._wr), when no collision the
-    objects shown before or after it could add is still open — every one latched, or its pair kept
-    apart on the line whatever the graphics (``quiet``): the span then latches nothing either way, and
-    the line's end reads nothing a GRP write changes. Returns False, changing nothing, otherwise."""
+    objects it changes could add or take away is still open — every one latched, or its pair kept apart
+    on the line whatever the graphics (``quiet``): the span then latches the same either way, and the
+    line's end reads nothing a GRP write changes. Pairs of objects the write leaves as they are latch the
+    same whenever the span is drawn (whoever draws or skips it checks them then). Returns False, changing
+    nothing, otherwise."""
     open_ = ~s[T_COLLISION]
     en = s[T_ENABLED]
-    if addr == 0x1B:
+    if addr == 0x1B:  # P0 shows GRP0 unless vertically delayed; P1's delayed copy takes GRP1
         g0, g1, d0, d1 = value, s[T_GRP1], s[T_DGRP0], s[T_GRP1]
         after = en & ~(P0_BIT | P1_BIT)
+        changed = (0 if s[T_VDELP0] else P0_BIT) | (P1_BIT if s[T_VDELP1] else 0)
     else:  # GRP1 also copies ENABL into its delayed copy: the ball shows as ENABL says
         g0, g1, d0, d1 = s[T_GRP0], value, s[T_GRP0], s[T_DGRP1]
         after = (en & ~(P0_BIT | P1_BIT | BL_BIT)) | (BL_BIT if s[T_ENABL] else 0)
+        changed = (0 if s[T_VDELP1] else P1_BIT) | (P0_BIT if s[T_VDELP0] else 0) | (BL_BIT if s[T_VDELBL] else 0)
     if (d0 if s[T_VDELP0] else g0) != 0:
         after |= P0_BIT
     if (d1 if s[T_VDELP1] else g1) != 0:
         after |= P1_BIT
-    need = (COLLISION[en & 63] | COLLISION[after & 63]) & open_
+    need = (COLLISION[en & 63] | COLLISION[after & 63]) & open_ & OBJECT_PAIRS[changed]
     if need and not _quiet(s, need):
         return False
     store_grp(s, addr, value)
@@ -1125,6 +1167,7 @@ def _store_pf(s, addr, value):
         pf = (pf & 0x000FF00F) | (value << 4)
     else:
         pf = (pf & 0x00000FFF) | (value << 12)
+    _moved(s, pf != s[T_PF], _PF_PAIRS)
     s[T_PF] = pf
     if pf == 0:
         s[T_ENABLED] &= ~PF_BIT

@@ -561,47 +561,108 @@ def test_the_cover_cache_never_serves_a_stale_cover():
     assert min(differed.values()) > 5   # every input's change did change some latches
 
 
+def _pairs_meeting(s):
+    """The collision pairs the objects' current masks could form anywhere on a line, read pixel by pixel
+    from the object tables (any graphics, copies or playfield reflection)."""
+    from engine.layout import (
+        T_BLM_POS, T_BLM_SIZE, T_M0M_NUM, T_M0M_POS, T_M0M_SIZE, T_M1M_NUM, T_M1M_POS, T_M1M_SIZE, T_P0M_MODE,
+        T_P0M_POS, T_P1M_MODE, T_P1M_POS, T_PF,
+    )
+    from engine.tia_tables import (
+        BALL_MASK, BL_BIT, COLLISION, M0_BIT, M1_BIT, MISSILE_MASK, P0_BIT, P1_BIT, PF_BIT, PF_MASK, PLAYER_MASK,
+    )
+
+    meet = 0
+    for x in range(160):
+        e = 0
+        if PLAYER_MASK[0, s[T_P0M_MODE], (x - s[T_P0M_POS]) % 160]:
+            e |= P0_BIT
+        if PLAYER_MASK[0, s[T_P1M_MODE], (x - s[T_P1M_POS]) % 160]:
+            e |= P1_BIT
+        if MISSILE_MASK[s[T_M0M_NUM], s[T_M0M_SIZE], (x - s[T_M0M_POS]) % 160]:
+            e |= M0_BIT
+        if MISSILE_MASK[s[T_M1M_NUM], s[T_M1M_SIZE], (x - s[T_M1M_POS]) % 160]:
+            e |= M1_BIT
+        if BALL_MASK[s[T_BLM_SIZE], (x - s[T_BLM_POS]) % 160]:
+            e |= BL_BIT
+        if s[T_PF] & (PF_MASK[0, x] | PF_MASK[1, x]):
+            e |= PF_BIT
+        meet |= COLLISION[e]
+    return meet
+
+
 def test_quiet_reads_hulls_against_a_pixel_by_pixel_reference():
     """``tia.quiet``: for random positions, sizes, copies, playfields and sets of open pairs, True exactly
     when no open pair can meet on any pixel whatever the players' graphics, skipped copies or the
     playfield's reflection — read pixel by pixel from the object tables."""
     from engine import tia
-    from engine.layout import (
-        N_STATE, T_BLM_POS, T_BLM_SIZE, T_M0M_NUM, T_M0M_POS, T_M0M_SIZE, T_M1M_NUM, T_M1M_POS, T_M1M_SIZE,
-        T_P0M_MODE, T_P0M_POS, T_P1M_MODE, T_P1M_POS, T_PF,
-    )
-    from engine.tia_tables import (
-        BALL_MASK, BL_BIT, COLLISION, M0_BIT, M1_BIT, MISSILE_MASK, P0_BIT, P1_BIT, PF_BIT, PF_MASK, PLAYER_MASK,
-    )
+    from engine.layout import N_STATE, QV_OK, T_PF
 
     rng = np.random.default_rng(1)
     s = np.zeros(N_STATE, np.int64)
     seen = set()
     for trial in range(3000):
         _randomise_objects(s, rng, trial % 2)
+        s[QV_OK] = 0   # the masks were written directly, not through the setters that keep its verdicts
         if trial % 3 == 0:   # sparse playfields, as games draw ropes and walls
             s[T_PF] &= rng.integers(0, 1 << 20)
         need = int(rng.integers(0, 1 << 15)) & int(rng.integers(0, 1 << 15))
-        meet = 0
-        for x in range(160):
-            e = 0
-            if PLAYER_MASK[0, s[T_P0M_MODE], (x - s[T_P0M_POS]) % 160]:
-                e |= P0_BIT
-            if PLAYER_MASK[0, s[T_P1M_MODE], (x - s[T_P1M_POS]) % 160]:
-                e |= P1_BIT
-            if MISSILE_MASK[s[T_M0M_NUM], s[T_M0M_SIZE], (x - s[T_M0M_POS]) % 160]:
-                e |= M0_BIT
-            if MISSILE_MASK[s[T_M1M_NUM], s[T_M1M_SIZE], (x - s[T_M1M_POS]) % 160]:
-                e |= M1_BIT
-            if BALL_MASK[s[T_BLM_SIZE], (x - s[T_BLM_POS]) % 160]:
-                e |= BL_BIT
-            if s[T_PF] & (PF_MASK[0, x] | PF_MASK[1, x]):
-                e |= PF_BIT
-            meet |= COLLISION[e]
-        want = (meet & need) == 0
+        want = (_pairs_meeting(s) & need) == 0
         assert tia.quiet(s, need) == want, trial
         seen.add(want)
     assert seen == {True, False}
+
+
+def test_quiet_keeps_verdicts_only_while_their_objects_hold_still():
+    """``tia.quiet`` remembers the pairs it found apart (``QV_OK``) until one of their objects moves or
+    changes size: a random walk of register changes through the TIA's own setters (positions, NUSIZ,
+    CTRLPF's ball size, the playfield), never clearing the memory by hand, agrees with the pixel reference
+    at every step — and the memory is used (hundreds of steps find some pairs already known)."""
+    from engine import tia
+    from engine.layout import (
+        N_STATE, QV_OK, T_CTRLPF, T_NUSIZ0, T_NUSIZ1, T_POSBL, T_POSM0, T_POSM1, T_POSP0, T_POSP1,
+    )
+
+    rng = np.random.default_rng(7)
+    s = np.zeros(N_STATE, np.int64)
+    for reg in (T_POSP0, T_POSP1, T_POSM0, T_POSM1, T_POSBL):
+        s[reg] = rng.integers(0, 160)
+    for setter in (tia._set_m0_mask, tia._set_m1_mask, tia._set_bl_mask):
+        setter(s)
+    tia._set_p0_mask(s, 0)
+    tia._set_p1_mask(s, 0)
+    s[QV_OK] = 0
+    remembered = agreed = 0
+    for step in range(4000):
+        k = rng.integers(0, 7)
+        if k < 5:   # a small move, as HMOVE makes, or a jump, as a RESxx does
+            reg = (T_POSP0, T_POSP1, T_POSM0, T_POSM1, T_POSBL)[k]
+            d = rng.integers(-8, 9) if rng.random() < 0.8 else rng.integers(0, 160)
+            s[reg] = (s[reg] + d) % 160
+        elif k == 5:
+            s[T_NUSIZ0 if rng.random() < 0.5 else T_NUSIZ1] = rng.integers(0, 256)
+        else:
+            s[T_CTRLPF] = rng.integers(0, 256)
+        if rng.random() < 0.3:   # the setters run when nothing changed too (every line's end does)
+            k = rng.integers(0, 7)
+        if k in (0, 5):
+            tia._set_p0_mask(s, 0)
+        if k in (2, 5):
+            tia._set_m0_mask(s)
+        if k in (1, 5):
+            tia._set_p1_mask(s, 0)
+        if k in (3, 5):
+            tia._set_m1_mask(s)
+        if k in (4, 6):
+            tia._set_bl_mask(s)
+        if rng.random() < 0.1:
+            tia._store_pf(s, int(rng.choice([0x0D, 0x0E, 0x0F])), int(rng.integers(0, 256) & rng.integers(0, 256)))
+        need = int(rng.integers(0, 1 << 15))
+        remembered += (need & s[QV_OK]) != 0
+        want = (_pairs_meeting(s) & need) == 0
+        assert tia.quiet(s, need) == want, step
+        agreed += want
+    assert remembered > 400 and 0 < agreed < 4000
 
 
 def test_quiet_undrawn_writes_keep_frames_and_state(tmp_path):
