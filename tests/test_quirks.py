@@ -665,7 +665,8 @@ def test_quiet_keeps_verdicts_only_while_their_objects_hold_still():
     assert remembered > 400 and 0 < agreed < 4000
 
 
-def test_quiet_undrawn_writes_keep_frames_and_state(tmp_path):
+@pytest.mark.parametrize("vdel", [False, True], ids=["direct", "vdel"])
+def test_quiet_undrawn_writes_keep_frames_and_state(tmp_path, vdel):
     """On undrawn frames HMOVE, NUSIZx and PFx writes are stored by the CPU after moving the TIA's update
     point on without drawing (``tia.quiet_store``), and GRPx writes without even that, when no collision
     pair still open can meet on the line (``tia.quiet``) — as in Boxing, whose boxers keep clear of the
@@ -675,9 +676,13 @@ def test_quiet_undrawn_writes_keep_frames_and_state(tmp_path):
     player 1) on some lines of some frames: there the full path must latch what meets. Collision
     registers go to RAM each frame and are cleared every fourth; every fourth frame's call is cut at the
     instruction limit with GRP writes pending. Drawn against ale-py (screen, RAM), undrawn against drawn
-    (whole snapshot) after every frame."""
+    (whole snapshot) after every frame. With vertical delay on for both players and the ball, a GRP0
+    write changes what player 1 shows and a GRP1 write what player 0 and the ball show: the pairs a
+    deferred GRP write must find apart are those objects' (``tia.grp_unseen``)."""
     NUSIZ0, CTRLPF, PF0, PF2, GRP1, ENABL, HMP0, CXCLR = 0x04, 0x0A, 0x0D, 0x0F, 0x1C, 0x1F, 0x20, 0x2C
     a = prologue(Asm())
+    if vdel:   # VDELP0, VDELP1, VDELBL
+        a.op("lda#", 1).op("stazp", 0x25).op("stazp", 0x26).op("stazp", 0x27)
     for reg, colour in ((COLUBK, 0x46), (COLUPF, 0xC8), (COLUP0, 0x1E), (0x07, 0x86)):
         a.op("lda#", colour).op("stazp", reg)
     a.op("lda#", 0x10).op("stazp", PF0).op("lda#", 0x01).op("stazp", CTRLPF)   # ropes at both edges
