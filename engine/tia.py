@@ -76,47 +76,46 @@ def _moved(s, changed, pairs):
         s[QV_OK] &= ~pairs
 
 
+@jit(inline="always")
+def _set_player(s, skip, pos_reg, nusiz_reg, m_pos, m_mode, m_skip, pairs):
+    pos = s[pos_reg]
+    mode = s[nusiz_reg] & 7
+    _moved(s, pos != s[m_pos] or mode != s[m_mode], pairs)
+    s[m_pos] = pos
+    s[m_mode] = mode
+    s[m_skip] = skip
+
+
+@jit(inline="always")
+def _set_missile(s, pos_reg, nusiz_reg, m_pos, m_num, m_size, pairs):
+    pos = s[pos_reg]
+    num = s[nusiz_reg] & 7
+    size = (s[nusiz_reg] & 0x30) >> 4
+    _moved(s, pos != s[m_pos] or num != s[m_num] or size != s[m_size], pairs)
+    s[m_pos] = pos
+    s[m_num] = num
+    s[m_size] = size
+
+
 @jit
 def _set_p0_mask(s, skip):
-    pos = s[T_POSP0]
-    mode = s[T_NUSIZ0] & 7
-    _moved(s, pos != s[T_P0M_POS] or mode != s[T_P0M_MODE], _P0_PAIRS)
-    s[T_P0M_POS] = pos
-    s[T_P0M_MODE] = mode
-    s[T_P0M_SKIP] = skip
+    _set_player(s, skip, T_POSP0, T_NUSIZ0, T_P0M_POS, T_P0M_MODE, T_P0M_SKIP, _P0_PAIRS)
 
 
 @jit
 def _set_p1_mask(s, skip):
-    pos = s[T_POSP1]
-    mode = s[T_NUSIZ1] & 7
-    _moved(s, pos != s[T_P1M_POS] or mode != s[T_P1M_MODE], _P1_PAIRS)
-    s[T_P1M_POS] = pos
-    s[T_P1M_MODE] = mode
-    s[T_P1M_SKIP] = skip
+    _set_player(s, skip, T_POSP1, T_NUSIZ1, T_P1M_POS, T_P1M_MODE, T_P1M_SKIP, _P1_PAIRS)
 
 
 @jit
 def _set_m0_mask(s):
-    pos = s[T_POSM0]
-    num = s[T_NUSIZ0] & 7
-    size = (s[T_NUSIZ0] & 0x30) >> 4
-    _moved(s, pos != s[T_M0M_POS] or num != s[T_M0M_NUM] or size != s[T_M0M_SIZE], _M0_PAIRS)
-    s[T_M0M_POS] = pos
-    s[T_M0M_NUM] = num
-    s[T_M0M_SIZE] = size
+    _set_missile(s, T_POSM0, T_NUSIZ0, T_M0M_POS, T_M0M_NUM, T_M0M_SIZE, _M0_PAIRS)
     s[T_M0M_OFF] = 0
 
 
 @jit
 def _set_m1_mask(s):
-    pos = s[T_POSM1]
-    num = s[T_NUSIZ1] & 7
-    size = (s[T_NUSIZ1] & 0x30) >> 4
-    _moved(s, pos != s[T_M1M_POS] or num != s[T_M1M_NUM] or size != s[T_M1M_SIZE], _M1_PAIRS)
-    s[T_M1M_POS] = pos
-    s[T_M1M_NUM] = num
-    s[T_M1M_SIZE] = size
+    _set_missile(s, T_POSM1, T_NUSIZ1, T_M1M_POS, T_M1M_NUM, T_M1M_SIZE, _M1_PAIRS)
 
 
 @jit
