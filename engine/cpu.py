@@ -21,10 +21,10 @@ from .bus import S_FLAT64K, access_inline, peek as bus_peek
 from .carts import S_2K, S_4K
 from .layout import (A, X, Y, SP, PC, FN, FV, FB, FD, FI, FNZ, FC, EXEC, LAST_READ, CYC, DBUS, RAM0, C_SCHEME,
                      C_PAGE, FN_DEVICE, FN_TIA_UNDRAWN, N_STATE, FB_SIZE, R_TIMER, R_SHIFT, R_SETCYC, AUD_ON,
-                     DEFER_CLK)
+                     DEFER_CLK, X_LIMIT)
 from .riot import U32, _to_int32
-from .tia import (QUIET_STORE, UNSEEN, tia_access, grp_unseen, quiet_store, starts_starfield, store_unseen,
-                  unchanged, within_line_limit, write_clock, wsync_cycle)
+from .tia import (QUIET_STORE, UNSEEN, cpu_write_clock, cpu_wsync_cycle, tia_access, grp_unseen, quiet_store,
+                  starts_starfield, store_unseen, unchanged)
 
 # 1 where an opcode's last bus access is a read: the state's last-access flag after it
 ENDS_WITH_READ = np.array([0 if (oc.ACCESS[op] in (oc.ACC_W, oc.ACC_RMW)
@@ -103,20 +103,20 @@ def _wr(s, rom, fb, addr, value, draw, cyc, last_read):
         # frame; logged sound goes through it too.
         clock = cyc * 3
         r = addr & 0x3F
-        if within_line_limit(s, clock) and s[AUD_ON] == 0:
+        if clock < s[X_LIMIT] and s[AUD_ON] == 0:  # within the line limit (tia.within_line_limit)
             if unseen == 6:
-                if quiet_store(s, r, value, clock):
+                if quiet_store(s, r, value, cyc, clock):
                     s[LAST_READ] = last_read
                     s[DBUS] = value
                     return cyc
             elif unseen != 3 or grp_unseen(s, r, value):
                 s[LAST_READ] = last_read
                 s[DBUS] = value
-                at = write_clock(s, clock, r)  # where the full path would have drawn up to
+                at = cpu_write_clock(s, cyc, clock, r)  # where the full path would have drawn up to
                 if at > s[DEFER_CLK]:  # (a delayed write can take effect after a later one)
                     s[DEFER_CLK] = at
                 if r == 0x02:
-                    return wsync_cycle(s, cyc) if last_read else cyc
+                    return cpu_wsync_cycle(s, cyc) if last_read else cyc
                 if unseen < 3:  # grp_unseen stored GRPx already; an unchanged register needs nothing
                     store_unseen(s, r, value)
                 return cyc

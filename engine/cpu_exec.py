@@ -11,6 +11,7 @@ from .cpu import (ENDS_WITH_READ, _adc_bcd, _after_timer_wait, _any, _arr, _byte
                   _rd_call, _sbc_bcd, _signed, _status, _wr, _zp)
 from .layout import (A, C_SCHEME, CYC, DBUS, EX_FATAL, EXEC, FB, FC, FD, FI, FN, FNZ, FV, INSTR, IR,
                      JAMMED, LAST_READ, PC, QV_OK, RAM0, SP, X, Y)
+from .tia import frame_constants
 
 
 @jit
@@ -23,6 +24,7 @@ def execute(s, rom, fb, number, draw):
     ``nz & 0xFF``, N is set when ``nz & 0x180`` (BIT and PLP set them apart)."""
     s[EXEC] &= EX_FATAL
     s[QV_OK] = 0  # tia.quiet's verdicts are this call's own: a restore may have come before it
+    frame_constants(s)  # the write path's frame-start arithmetic, once per call
     if s[EXEC] != 0 or number <= 0:
         return 0
     a = s[A]

@@ -248,6 +248,12 @@ ACC_WORDS = _alloc("line_cover_words", 18)
 # The clock of the last TIA write the CPU stored itself without drawing up to it (cpu._wr, tia.UNSEEN);
 # run_frame draws up to it when its call ends, so the state between calls is as if it had.
 DEFER_CLK = _alloc("deferred_update_clock")
+# Derived, not state: the frame's clock constants the CPU's write path reads, set by every
+# cpu_exec.execute call (the frame start cannot move during one): the first CPU cycle of the frame's line
+# 0 rounded up (tia.write_x), the same truncated as ALE's WSYNC counts it, and the clock past the line limit.
+X_CYC0 = _alloc("frame_start_cycle_ceil")
+X_CYC0_TRUNC = _alloc("frame_start_cycle_trunc")
+X_LIMIT = _alloc("line_limit_clock")
 # Non-zero while ale_core.env_reset_observed runs the frames before its last two: run_frame leaves them
 # undrawn (their pixels are overwritten before anyone looks; a reset not exact that way is replayed drawn).
 NODRAW = _alloc("reset_frames_undrawn")

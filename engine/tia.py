@@ -21,7 +21,7 @@ from .layout import (
     T_M0M_POS, T_M0M_NUM, T_M0M_SIZE, T_M0M_OFF, T_M1M_POS, T_M1M_NUM, T_M1M_SIZE,
     T_BLM_POS, T_BLM_SIZE, T_PFM_REFL, T_LASTHMOVE, T_HMBLANK_ON, T_COSMIC_ON, T_COSMIC_CNT,
     T_DUMP_ON, T_DUMP_CYC, T_AUDC0, T_AUDC1, T_AUDF0, T_AUDF1, T_AUDV0, T_AUDV1,
-    IN_FIRE, IN_RES, AUD_ON, AUD_N, AUD_LOG_OFFSET, AUD_LOG_MAX, CV_KEY, CV_WORDS, QV_OK, QV_PF_KEY, QV_PF_WORDS,
+    IN_FIRE, IN_RES, AUD_ON, AUD_N, AUD_LOG_OFFSET, AUD_LOG_MAX, CV_KEY, CV_WORDS, QV_OK, QV_PF_KEY, QV_PF_WORDS, X_CYC0, X_CYC0_TRUNC, X_LIMIT,
     ACC_OBJS, ACC_WORDS, DEFER_CLK,
 )
 from .tia_tables import (
@@ -592,6 +592,25 @@ def within_line_limit(s, clock):
 
 
 @jit(inline="always")
+def frame_constants(s):
+    """The frame-start arithmetic the CPU's write path would otherwise redo on every write (``X_CYC0``,
+    ``X_CYC0_TRUNC``, ``X_LIMIT``): set at the start of every ``cpu_exec.execute`` call, during which the
+    frame start stays put. Only that path reads them (the device path may run outside a call)."""
+    fs = s[T_FRAMESTART]
+    s[X_CYC0] = -((-fs) // 3)
+    s[X_CYC0_TRUNC] = c_div(fs, 3)
+    s[X_LIMIT] = fs + (s[T_MAXLINES] + 1) * 228
+
+
+@jit(inline="always")
+def write_x(s, cyc):
+    """``((3 * cyc - frame start) % 228) // 3``, the CPU cycle within the line, from ``frame_constants``:
+    with the frame start 3q - r (0 <= r < 3) both are ``(cyc - X_CYC0) % 76``. One modulo on the write's
+    cycle instead of a modulo and a division on its clock, each with Python's sign fix-up."""
+    return (cyc - s[X_CYC0]) % 76
+
+
+@jit(inline="always")
 def _render(s, buf, ob, fp, count, hpos, draw):
     """Draw ``count`` visible pixels from pixel ``hpos`` of the current line at buffer offset ``fp``,
     accumulating collisions. With ``draw`` false only collisions are computed. ``ob`` is a zeroed
@@ -826,6 +845,15 @@ def _paddle_bit(s, pin):
 
 
 @jit(inline="always")
+def cpu_write_clock(s, cyc, clock, r):
+    """``write_clock`` on the CPU's write path (``frame_constants`` set)."""
+    delay = POKE_DELAY[r]
+    if delay == -1:
+        delay = PF_DELAY[write_x(s, cyc) & 3]
+    return clock + delay
+
+
+@jit(inline="always")
 def write_clock(s, clock, r):
     """The clock a write to register ``r`` at ``clock`` takes effect at (ALE's poke delays; the playfield's
     depends on where in its 4-clock cycle the write falls): drawing runs up to it first."""
@@ -992,6 +1020,13 @@ def _hmove_one(s, x, pos_reg, hm_reg):
 def wsync_cycle(s, cyc):
     """The CPU cycle a WSYNC written at ``cyc`` releases the CPU at: the start of the next line."""
     to_eol = 76 - ((cyc - c_div(s[T_FRAMESTART], 3)) & 0xFFFFFFFF) % 76
+    return cyc + to_eol if to_eol < 76 else cyc
+
+
+@jit(inline="always")
+def cpu_wsync_cycle(s, cyc):
+    """``wsync_cycle`` on the CPU's write path (``frame_constants`` set)."""
+    to_eol = 76 - ((cyc - s[X_CYC0_TRUNC]) & 0xFFFFFFFF) % 76
     return cyc + to_eol if to_eol < 76 else cyc
 
 
@@ -1183,9 +1218,9 @@ def _store_pf(s, addr, value):
 
 
 @jit(inline="always")
-def _store_hmove(s, clock):
-    """HMOVE, applied instantly from the motion table."""
-    x = ((clock - s[T_FRAMESTART]) % 228) // 3
+def _store_hmove(s, clock, x):
+    """HMOVE at colour clock ``clock``, CPU cycle ``x`` of its line, applied instantly from the motion
+    table."""
     if s[T_HMBLANKS] and HMOVE_BLANK_CYCLE[x]:
         s[T_HMBLANK_ON] = 1
     # unrolled (a loop over a tuple of register pairs costs a zeroed stack slot on every write)
@@ -1210,7 +1245,7 @@ for _r in (0x04, 0x05, 0x0D, 0x0E, 0x0F, 0x2A):
 
 
 @jit(inline="always")
-def quiet_store(s, r, value, clock):
+def quiet_store(s, r, value, cyc, clock):
     """A write to a ``QUIET_STORE`` register on an undrawn frame, stored by the CPU (cpu._wr) without the
     device path when the span up to it latches nothing: the TIA's update point moves on as drawing
     would (``advance``), then the register is stored as ``_tia_store`` would. Returns False, changing
@@ -1218,9 +1253,9 @@ def quiet_store(s, r, value, clock):
     need = _undrawn_need(s)
     if need != 0 and not _quiet(s, need):
         return False
-    advance(s, write_clock(s, clock, r))
+    advance(s, cpu_write_clock(s, cyc, clock, r))
     if r == 0x2A:
-        _store_hmove(s, clock)
+        _store_hmove(s, clock, write_x(s, cyc))
     elif r == 0x04 or r == 0x05:
         _store_nusiz(s, r, value)
     else:
@@ -1366,7 +1401,7 @@ def _tia_store(s, fb, addr, value, draw):
         else:
             s[T_ENABLED] &= ~bit
     elif addr == 0x2A:
-        _store_hmove(s, clock)
+        _store_hmove(s, clock, ((clock - s[T_FRAMESTART]) % 228) // 3)
     elif addr == 0x2C:  # CXCLR
         s[T_COLLISION] = 0
         s[ACC_OBJS] = 0  # the line's pending coverage would latch before the clear: it goes with it

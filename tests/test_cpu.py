@@ -178,3 +178,39 @@ def test_generated_interpreter_loop_is_what_the_generator_writes():
     from engine import cpu_gen
 
     assert cpu_gen.TARGET.read_text() == cpu_gen.source(), "stale: run python -m engine.cpu_gen"
+
+
+def test_write_path_frame_constants_time_writes_as_the_device_path_does():
+    """The CPU's write path times TIA writes from constants ``execute`` sets once per call
+    (``tia.frame_constants``): the cycle within the line (HMOVE's motion row, a playfield write's delay),
+    WSYNC's release and the line limit must come out as the device path computes them from the frame
+    start — for any frame start, negative or not a multiple of 3, and any cycle."""
+    from engine import tia
+
+    rng = np.random.default_rng(0)
+    s = machine.new_state()
+    for trial in range(3000):
+        fs = int(rng.integers(-1000, 1000))
+        s[L.T_FRAMESTART] = fs
+        s[L.T_MAXLINES] = (290, 342)[trial % 2]
+        tia.frame_constants(s)
+        cyc = int(rng.integers(-400, 30_000))
+        clock = 3 * cyc
+        assert tia.write_x(s, cyc) == ((clock - fs) % 228) // 3, (fs, cyc)
+        assert tia.cpu_wsync_cycle(s, cyc) == tia.wsync_cycle(s, cyc), (fs, cyc)
+        assert (clock < s[L.X_LIMIT]) == tia.within_line_limit(s, clock), (fs, cyc)
+        for r in (0x02, 0x0D, 0x0E, 0x0F, 0x1B, 0x2A):
+            assert tia.cpu_write_clock(s, cyc, clock, r) == tia.write_clock(s, clock, r), (fs, cyc, r)
+
+
+def test_execute_sets_the_write_paths_frame_constants():
+    """Every ``execute`` call sets them afresh: a state restored between calls cannot leave them stale."""
+    s, mem, fb = _flat_cpu({0x0400: [0xEA, 0xEA]})
+    for fs in (-150, -2, 7):
+        s[L.T_FRAMESTART] = fs
+        s[L.X_CYC0] = s[L.X_CYC0_TRUNC] = s[L.X_LIMIT] = 12345
+        s[L.PC] = 0x0400
+        cpu.execute(s, mem, fb, 1, fs > 0)
+        assert s[L.X_CYC0] == -((-fs) // 3)
+        assert s[L.X_CYC0_TRUNC] == int(fs / 3)
+        assert s[L.X_LIMIT] == fs + (s[L.T_MAXLINES] + 1) * 228
