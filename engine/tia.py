@@ -604,7 +604,7 @@ def frame_constants(s):
 
 @jit(inline="always")
 def write_x(s, cyc):
-    """``((3 * cyc - frame start) % 228) // 3``, the CPU cycle within the line, from ``frame_constants``:
+    """``line_cycle(s, 3 * cyc)``, the CPU cycle within the line, from ``frame_constants``:
     with the frame start 3q - r (0 <= r < 3) both are ``(cyc - X_CYC0) % 76``. One modulo on the write's
     cycle instead of a modulo and a division on its clock, each with Python's sign fix-up."""
     return (cyc - s[X_CYC0]) % 76
@@ -859,9 +859,14 @@ def write_clock(s, clock, r):
     depends on where in its 4-clock cycle the write falls): drawing runs up to it first."""
     delay = POKE_DELAY[r]
     if delay == -1:
-        x = (clock - s[T_FRAMESTART]) % 228
-        delay = PF_DELAY[(x // 3) & 3]
+        delay = PF_DELAY[line_cycle(s, clock) & 3]
     return clock + delay
+
+
+@jit(inline="always")
+def line_cycle(s, clock):
+    """The CPU cycle within its line of colour clock ``clock`` (the CPU's write path has ``write_x``)."""
+    return ((clock - s[T_FRAMESTART]) % 228) // 3
 
 
 @jit(inline="always")
@@ -1019,14 +1024,19 @@ def _hmove_one(s, x, pos_reg, hm_reg):
 @jit(inline="always")
 def wsync_cycle(s, cyc):
     """The CPU cycle a WSYNC written at ``cyc`` releases the CPU at: the start of the next line."""
-    to_eol = 76 - ((cyc - c_div(s[T_FRAMESTART], 3)) & 0xFFFFFFFF) % 76
-    return cyc + to_eol if to_eol < 76 else cyc
+    return _released(cyc, c_div(s[T_FRAMESTART], 3))
 
 
 @jit(inline="always")
 def cpu_wsync_cycle(s, cyc):
     """``wsync_cycle`` on the CPU's write path (``frame_constants`` set)."""
-    to_eol = 76 - ((cyc - s[X_CYC0_TRUNC]) & 0xFFFFFFFF) % 76
+    return _released(cyc, s[X_CYC0_TRUNC])
+
+
+@jit(inline="always")
+def _released(cyc, line0):
+    """``wsync_cycle`` with the frame start in CPU cycles as ALE counts it (truncated) given."""
+    to_eol = 76 - ((cyc - line0) & 0xFFFFFFFF) % 76
     return cyc + to_eol if to_eol < 76 else cyc
 
 
@@ -1401,7 +1411,7 @@ def _tia_store(s, fb, addr, value, draw):
         else:
             s[T_ENABLED] &= ~bit
     elif addr == 0x2A:
-        _store_hmove(s, clock, ((clock - s[T_FRAMESTART]) % 228) // 3)
+        _store_hmove(s, clock, line_cycle(s, clock))
     elif addr == 0x2C:  # CXCLR
         s[T_COLLISION] = 0
         s[ACC_OBJS] = 0  # the line's pending coverage would latch before the clear: it goes with it
