@@ -2,11 +2,11 @@
 their outputs, unlike the emulator's).
 
 numba fixes a function's cache folder when it is decorated, so the folder is switched to the agents' one
-(see ``engine._jit.agents_cache_dir``) around each decoration."""
+(see ``arcade_lab.engine._jit.agents_cache_dir``) for each decoration."""
 import numba
 import numpy as np
 
-from engine import _jit
+from arcade_lab.engine import _jit
 
 _AGENT_CACHE = _jit.agents_cache_dir()
 
@@ -17,12 +17,8 @@ HASH_MUL = np.uint64(0x9E3779B97F4A7C15)
 
 def njit(*args, **kw):
     def deco(fn):
-        old = numba.config.CACHE_DIR
-        numba.config.CACHE_DIR = _AGENT_CACHE
-        try:
+        with _jit.caching_into(_AGENT_CACHE):
             return numba.njit(**kw)(fn)
-        finally:
-            numba.config.CACHE_DIR = old
 
     if args and callable(args[0]) and not kw:
         return deco(args[0])

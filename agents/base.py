@@ -22,9 +22,9 @@ from typing import Iterator, Protocol
 
 import numpy as np
 
-from engine import __version__ as ENGINE_VERSION
-from engine.env import Env
-from engine.layout import E_FRAMESKIP
+from arcade_lab.engine import __version__ as ENGINE_VERSION
+from arcade_lab.engine.env import Env
+from arcade_lab.engine.layout import E_FRAMESKIP
 
 
 @dataclass

@@ -88,7 +88,7 @@ def python_uct_decision(ale, acts, sims, depth_steps, c=0.1, gamma=0.999, rng=No
 def _ale(game):
     import ale_py
 
-    from engine import roms
+    from arcade_lab.engine import roms
 
     ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
     ale = ale_py.ALEInterface()
@@ -103,7 +103,7 @@ def _ale(game):
 
 def bench_uct(args):
     """Decisions alternate between the two implementations so both see the same machine load."""
-    import engine
+    from arcade_lab import engine
 
     from .search import UCTAgent
 
@@ -156,7 +156,7 @@ def bench_uct(args):
 
 
 def bench_sarsa(args):
-    import engine
+    from arcade_lab import engine
 
     from .base import Observation
     from .registry import FEATURE_SETS

@@ -35,8 +35,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def run_main(argv) -> int:
     args = _parser().parse_args(list(argv))
-    import engine
-    from engine.roms import RomError
+    from arcade_lab import engine
+    from arcade_lab.engine.roms import RomError
 
     from .base import RunConfig, Runner
     from .registry import UnknownAgent, make_agent

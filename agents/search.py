@@ -15,9 +15,9 @@ import math
 
 import numpy as np
 
-from engine import ale_core
-from engine.env import paddle_delta
-from engine.layout import E_FRAME, E_FRAMESKIP, N_SNAPSHOT, N_STATE, RAM0
+from arcade_lab.engine import ale_core
+from arcade_lab.engine.env import paddle_delta
+from arcade_lab.engine.layout import E_FRAME, E_FRAMESKIP, N_SNAPSHOT, N_STATE, RAM0
 
 from ._nb import njit
 from .base import BaseAgent, Observation

@@ -23,9 +23,9 @@ import time
 
 import numpy as np
 
-from agents.base import EpisodeRecord, Observation
-from engine import ale_core
-from engine.layout import E_EPFRAME, E_FRAMESKIP
+from arcade_lab.agents.base import EpisodeRecord, Observation
+from arcade_lab.engine import ale_core
+from arcade_lab.engine.layout import E_EPFRAME, E_FRAMESKIP
 
 from .session import InputFrame
 
@@ -268,21 +268,21 @@ class AgentDriver:
         try:
             name = getattr(fs, "name", "")
             if name in ("basic", "bass"):
-                from agents.features.basic import tile_colours
+                from arcade_lab.agents.features.basic import tile_colours
                 singles = tile_colours(np.ascontiguousarray(obs.screen, np.uint8), fs.background, fs.secam,
                                        fs._mark)
                 nc = 8 if fs.secam else 128
                 tiles = np.unique(singles // nc)
                 return {"kind": "tiles", "tiles": tiles, "height": obs.screen.shape[0]}
             if name == "disco":
-                from agents.features.disco import B_X0, B_X1, B_Y0, B_Y1, classify, extract_blobs
+                from arcade_lab.agents.features.disco import B_X0, B_X1, B_Y0, B_Y1, classify, extract_blobs
                 blobs = extract_blobs(np.ascontiguousarray(obs.screen, np.uint8), fs.background)
                 k = classify(blobs, fs.classes)
                 boxes = [(int(c), int(b[B_X0]), int(b[B_Y0]), int(b[B_X1]), int(b[B_Y1]))
                          for c, b in zip(k, blobs)]
                 return {"kind": "blobs", "boxes": boxes, "height": obs.screen.shape[0]}
             if name == "blobprost":  # every blob (no background subtraction), drawn in a hue per colour
-                from agents.features.blobprost import BL_BOTTOM, BL_COLOUR, BL_LEFT, BL_RIGHT, BL_TOP
+                from arcade_lab.agents.features.blobprost import BL_BOTTOM, BL_COLOUR, BL_LEFT, BL_RIGHT, BL_TOP
                 blobs = fs.blobs(obs.screen)
                 boxes = [(int(b[BL_COLOUR]), int(b[BL_LEFT]), int(b[BL_TOP]), int(b[BL_RIGHT]), int(b[BL_BOTTOM]))
                          for b in blobs]

@@ -57,7 +57,7 @@ def _icon_path():
     from importlib import resources
 
     try:
-        p = resources.files("resources").joinpath("icons/arcade-lab-256.png")
+        p = resources.files("arcade_lab.resources").joinpath("icons/arcade-lab-256.png")
         return p if p.is_file() else None
     except Exception:
         return None

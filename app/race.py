@@ -50,7 +50,7 @@ class RaceSide(QWidget):
         self.worker.frame_ready.connect(self._on_frame, Qt.ConnectionType.QueuedConnection)
         self.worker.set_session(self.session)
         if not human:
-            from agents.registry import make_agent
+            from arcade_lab.agents.registry import make_agent
 
             agent = make_agent(who, self.session.env, seed, **(params or {}))
             self.driver = AgentDriver(agent, seed=seed)

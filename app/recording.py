@@ -16,9 +16,9 @@ from collections import deque
 
 import numpy as np
 
-from agents.evaluation.presets import EpisodeDriver, Preset, make_env, project_action
-from engine import ale_core, sound
-from engine.layout import AUD_ON, E_DIFF
+from arcade_lab.agents.evaluation.presets import EpisodeDriver, Preset, make_env, project_action
+from arcade_lab.engine import ale_core, sound
+from arcade_lab.engine.layout import AUD_ON, E_DIFF
 
 from .session import InputFrame, PlaySession, joystick_action
 
@@ -194,8 +194,8 @@ class ReplaySession(PlaySession):
     :class:`EpisodeDriver` that recorded it; the worker's speed setting applies; :meth:`seek` jumps."""
 
     def __init__(self, rec, settings: dict | None = None):
-        from agents.evaluation.replay import env_for, preset_of
-        from engine.console import State
+        from arcade_lab.agents.evaluation.replay import env_for, preset_of
+        from arcade_lab.engine.console import State
 
         self.rec = rec
         self.preset = preset_of(rec, settings)

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine import ale_core, sound
-from engine.env import Env, paddle_delta
-from engine.games.base import G_SCORE, G_TERMINAL
-from engine.layout import (AUD_N, AUD_ON, E_DIFF, E_EPFRAME, E_FRAME, E_GAME, EV_BW, EV_COLOR, EV_P_RES, EV_RESET,
+from arcade_lab.engine import ale_core, sound
+from arcade_lab.engine.env import Env, paddle_delta
+from arcade_lab.engine.games.base import G_SCORE, G_TERMINAL
+from arcade_lab.engine.layout import (AUD_N, AUD_ON, E_DIFF, E_EPFRAME, E_FRAME, E_GAME, EV_BW, EV_COLOR, EV_P_RES, EV_RESET,
                            EV_SELECT, N_SNAPSHOT, T_FBCUR)
-from engine.machine import latch_inputs, run_frame
+from arcade_lab.engine.machine import latch_inputs, run_frame
 
 # joystick (up, down, left, right, fire) -> ALE action id
 _ACTION = {}

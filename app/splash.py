@@ -13,14 +13,14 @@ from PySide6.QtWidgets import QApplication, QSplashScreen
 def _warm(state: dict) -> None:
     try:
         state["step"] = "Loading the emulator…"
-        from engine import env as _env  # compiles or loads the machine and rules kernels
+        from arcade_lab.engine import env as _env  # compiles or loads the machine and rules kernels
 
         state["step"] = "Preparing the environment…"
         e = _env.Env("pong", repeat_action_probability=0.0, seed=0)
         e.act(0)
         state["step"] = "Opening the window…"
         from . import window as _window  # noqa: F401
-        from engine._jit import mark_cache_warm
+        from arcade_lab.engine._jit import mark_cache_warm
 
         mark_cache_warm()
     except Exception as exc:  # the window will show the real error
@@ -35,7 +35,7 @@ def warm_up(app: QApplication, show_after: float = 0.4) -> float:
     the event loop (measured ~0.8 s of a 2 s start)."""
     state = {"done": False, "step": "Starting…"}
     t0 = time.perf_counter()
-    from engine._jit import cache_warm
+    from arcade_lab.engine._jit import cache_warm
 
     if cache_warm():
         _warm(state)  # an error is left for the window to show, as on the threaded path

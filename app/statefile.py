@@ -28,9 +28,9 @@ from pathlib import Path
 
 import numpy as np
 
-from engine import __version__ as ENGINE_VERSION
-from engine.console import State, StateError
-from engine.png import png_bytes  # noqa: F401 (re-exported: the panel and tests use it from here)
+from arcade_lab.engine import __version__ as ENGINE_VERSION
+from arcade_lab.engine.console import State, StateError
+from arcade_lab.engine.png import png_bytes  # noqa: F401 (re-exported: the panel and tests use it from here)
 
 MAGIC = b"ALSAVE\r\n"
 FORMAT_VERSION = 1

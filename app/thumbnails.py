@@ -19,7 +19,7 @@ def cache_dir() -> Path:
 
 def render_rgb(rom_path, frames: int = THUMB_FRAMES) -> np.ndarray:
     """The screen (RGB, H x 160) after the reset choreography and ``frames`` NOOP frames."""
-    from engine.env import Env
+    from arcade_lab.engine.env import Env
 
     env = Env(rom_path, repeat_action_probability=0.0, seed=0)
     for _ in range(frames):

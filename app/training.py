@@ -24,7 +24,7 @@ MOVING_AVERAGE = 10
 
 
 def weights_dir() -> Path:
-    from agents.evaluation.store import default_path
+    from arcade_lab.agents.evaluation.store import default_path
 
     return default_path().parent / "weights"
 
@@ -197,7 +197,7 @@ class TrainingPanel(QDockWidget):
         else:
             self.episodes, self.scores = [], []
             self._redraw()
-        from agents.sarsa import PAPER_PARAMS
+        from arcade_lab.agents.sarsa import PAPER_PARAMS
 
         alpha, lam = PAPER_PARAMS[fs]
         cfg = {"game": game, "features": fs, "params": {"alpha": alpha, "lam": lam},

@@ -26,9 +26,9 @@ def train_main(cfg: dict, q, stop, save) -> None:
 
 
 def _train(cfg: dict, q, stop, save) -> None:
-    import engine
-    from agents.base import RunConfig, Runner
-    from agents.registry import make_agent
+    from arcade_lab import engine
+    from arcade_lab.agents.base import RunConfig, Runner
+    from arcade_lab.agents.registry import make_agent
 
     fpa = int(cfg.get("frameskip", 5))
     env = engine.Env(cfg["game"], frameskip=fpa, repeat_action_probability=0.0,

@@ -111,7 +111,7 @@ class MainWindow(QMainWindow):
     def _open_store(self):
         """The episode store; a crash's leftovers are marked now, and the player is told. A store that
         cannot be opened disables recording but never the app."""
-        from agents.evaluation.store import Store, StoreError
+        from arcade_lab.agents.evaluation.store import Store, StoreError
 
         try:
             st = Store()
@@ -272,7 +272,7 @@ class MainWindow(QMainWindow):
             self.worker.call(lambda s: s.env.reset())
 
     def _palette_for(self, sess: PlaySession):
-        from engine.palettes import PALETTES
+        from arcade_lab.engine.palettes import PALETTES
 
         return sess.palette() if self.palette_choice == "Auto" else PALETTES[self.palette_choice]
 
@@ -520,7 +520,7 @@ class MainWindow(QMainWindow):
     def start_session(self, player: str, game, preset: str, *, mode=None, difficulty=None, notes=None,
                       seed=None) -> bool:
         """Start a recorded session (what the dialog does; tests call it directly)."""
-        from agents.evaluation.presets import PRESETS
+        from arcade_lab.agents.evaluation.presets import PRESETS
 
         from .recording import RecordedSession
 
@@ -563,7 +563,7 @@ class MainWindow(QMainWindow):
             folder = QFileDialog.getExistingDirectory(self, "Export session to folder")
             if not folder:
                 return []
-        from agents.evaluation.export import write_session
+        from arcade_lab.agents.evaluation.export import write_session
 
         try:
             files = write_session(self.store, session_id, folder, csv_file=True, png=False)
@@ -577,7 +577,7 @@ class MainWindow(QMainWindow):
         """Replay every episode of the session headless and mark ✔/✘; the number confirmed."""
         if session_id is None or self.store is None:
             return 0
-        from agents.evaluation.replay import replay_episode
+        from arcade_lab.agents.evaluation.replay import replay_episode
 
         sess = self.store.session(session_id)
         ok = 0

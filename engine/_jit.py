@@ -6,6 +6,7 @@ hash of the compiled sources instead: any edit (or upgrade) gets a fresh folder.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
@@ -80,9 +81,10 @@ def seed_cache(dest: Path, src: Path | None) -> bool:
         return False
 
 
-if "NUMBA_CACHE_DIR" not in os.environ:
-    os.environ["NUMBA_CACHE_DIR"] = str(cache_dir())
-    seed_cache(Path(os.environ["NUMBA_CACHE_DIR"]), bundled_cache())
+# Our compiled code's folder. numba's own setting (NUMBA_CACHE_DIR, numba.config.CACHE_DIR) is left alone:
+# the engine is a guest in the user's process, and their own cached functions stay where they put them.
+CACHE_DIR: Path = cache_dir()
+seed_cache(CACHE_DIR, bundled_cache())
 
 
 def _import_numba():
@@ -114,10 +116,7 @@ def _import_numba():
     return numba
 
 
-numba = _import_numba()  # (must follow the cache folder choice)
-
-if numba.config.CACHE_DIR != os.environ["NUMBA_CACHE_DIR"]:
-    numba.config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
+numba = _import_numba()
 
 from numba import njit  # noqa: E402
 from numba.core import caching as _caching  # noqa: E402
@@ -157,7 +156,7 @@ class PackageCacheLocator(_caching._CacheLocator):
         self._py_file = str(path)  # numba names it in its "cannot cache" warning
         self._lineno = py_func.__code__.co_firstlineno
         rel = path.parent.relative_to(_PKG_ROOT)
-        self._cache_path = os.path.join(numba.config.CACHE_DIR, *rel.parts)  # read at decoration time
+        self._cache_path = os.path.join(_decoration_dir[-1], *rel.parts)  # read at decoration time
 
     def get_cache_path(self):
         return self._cache_path
@@ -170,8 +169,6 @@ class PackageCacheLocator(_caching._CacheLocator):
 
     @classmethod
     def from_function(cls, py_func, py_file):
-        if not numba.config.CACHE_DIR:
-            return None
         path = _module_file(py_func, py_file)
         if path is None:
             return None
@@ -186,6 +183,18 @@ class PackageCacheLocator(_caching._CacheLocator):
 
 
 _WRITABLE: set = set()
+_decoration_dir: list[str] = [str(CACHE_DIR)]
+
+
+@contextlib.contextmanager
+def caching_into(folder: str):
+    """Functions decorated inside this block cache their code in ``folder`` (numba fixes a function's
+    cache folder when it is decorated)."""
+    _decoration_dir.append(str(folder))
+    try:
+        yield
+    finally:
+        _decoration_dir.pop()
 
 
 @functools.lru_cache(maxsize=None)
@@ -214,12 +223,12 @@ def cache_warm() -> bool:
     """Whether the emulator's kernels in this cache folder were all compiled once for this CPU (marked by
     the first start's warm-up or ``arcade-lab warm``): the app then skips its splash thread and loads
     directly, knowing no compilation will freeze the window."""
-    return (Path(numba.config.CACHE_DIR) / _warm_mark()).is_file()
+    return (Path(CACHE_DIR) / _warm_mark()).is_file()
 
 
 def mark_cache_warm() -> None:
     try:
-        p = Path(numba.config.CACHE_DIR)
+        p = Path(CACHE_DIR)
         p.mkdir(parents=True, exist_ok=True)
         (p / _warm_mark()).touch()
     except OSError:  # a read-only cache only costs the splash thread next time
@@ -229,7 +238,7 @@ def mark_cache_warm() -> None:
 def agents_cache_dir() -> str:
     """Agent kernels inline engine functions, so their cache is keyed by the engine's and the agents'
     sources — in a folder of its own, so editing an agent never throws away the emulator's compile."""
-    return os.path.join(numba.config.CACHE_DIR, "agents-" + _source_hash((_ENGINE_DIR, _AGENTS_DIR)))
+    return os.path.join(CACHE_DIR, "agents-" + _source_hash((_ENGINE_DIR, _AGENTS_DIR)))
 
 
 def jit(fn=None, **kw):

@@ -92,7 +92,7 @@ def _yes(v: str) -> bool:
 @lru_cache(maxsize=1)
 def rom_table() -> dict[str, RomEntry]:
     """md5 -> entry, from the packaged property table."""
-    text = resources.files("resources").joinpath("roms.tsv").read_text(encoding="utf-8")
+    text = resources.files("arcade_lab.resources").joinpath("roms.tsv").read_text(encoding="utf-8")
     rows = [line for line in text.splitlines() if line and not line.startswith("#")]
     out: dict[str, RomEntry] = {}
     for r in csv.DictReader(rows, delimiter="\t"):

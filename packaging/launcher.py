@@ -1,7 +1,7 @@
 """Entry point of the bundled app (same as the `arcade-lab` console script)."""
 import sys
 
-from engine.cli import main
+from arcade_lab.cli import main
 
 if __name__ == "__main__":
     import multiprocessing

@@ -20,7 +20,7 @@ def test_data() -> Path:
 
 @pytest.fixture(scope="session")
 def ale_roms() -> Path:
-    from engine import roms
+    from arcade_lab.engine import roms
 
     d = roms.ale_rom_dir()
     if d is None:
@@ -52,7 +52,7 @@ def open_window(qtbot, tmp_path):
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
-    from app.window import MainWindow
+    from arcade_lab.app.window import MainWindow
 
     opened = []
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 
-from agents.evaluation.presets import PRESETS
-from agents.evaluation.store import Store
-from app.recording import RecordedSession
-from app.session import InputFrame
+from arcade_lab.agents.evaluation.presets import PRESETS
+from arcade_lab.agents.evaluation.store import Store
+from arcade_lab.app.recording import RecordedSession
+from arcade_lab.app.session import InputFrame
 
 db, game, cap = sys.argv[1], sys.argv[2], int(sys.argv[3])
 preset = replace(PRESETS["ale2013"], max_frames=cap, episodes=1000)

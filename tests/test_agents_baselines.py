@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import make_agent
-from agents.base import Observation, RunConfig, Runner
-from agents.baselines import ConstAgent, PerturbAgent, RandomAgent, all_baselines
-from agents.registry import UnknownAgent
+from arcade_lab.agents import make_agent
+from arcade_lab.agents.base import Observation, RunConfig, Runner
+from arcade_lab.agents.baselines import ConstAgent, PerturbAgent, RandomAgent, all_baselines
+from arcade_lab.agents.registry import UnknownAgent
 
 OBS = Observation(screen=np.zeros((210, 160), np.uint8), ram=np.zeros(128, np.uint8), lives=0, frame=0)
 
@@ -43,7 +43,7 @@ def test_registry():
 
 
 def _run(spec, seed, frames=300):
-    import engine
+    from arcade_lab import engine
 
     env = engine.Env("pong", frameskip=5, repeat_action_probability=0.0, max_num_frames_per_episode=frames,
                      seed=seed)

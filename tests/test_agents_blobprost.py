@@ -7,9 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from agents.base import Observation
-from agents.features import blobprost as bp
-from agents.features.blobprost import BlobProstFeatures, extract_blobs, extract_blobs_reference
+from arcade_lab.agents.base import Observation
+from arcade_lab.agents.features import blobprost as bp
+from arcade_lab.agents.features.blobprost import BlobProstFeatures, extract_blobs, extract_blobs_reference
 
 GAMES = ["pong", "seaquest", "breakout"]
 
@@ -21,7 +21,7 @@ def _obs(env, frame):
 @pytest.fixture(scope="module", params=GAMES)
 def game(request, ale_roms):
     """Consecutive decisions (5 frames apart) of random play, past the first quiet frames."""
-    import engine
+    from arcade_lab import engine
 
     env = engine.Env(request.param, frameskip=5, repeat_action_probability=0.0, seed=0)
     env.reset()
@@ -239,7 +239,7 @@ def test_table_size_and_defaults():
 
 # ------------------------------------------------------------------------------------------------ agent
 def _env(game="pong", cap=0):
-    import engine
+    from arcade_lab import engine
 
     return engine.Env(game, frameskip=5, repeat_action_probability=0.0, max_num_frames_per_episode=cap, seed=0)
 
@@ -253,7 +253,7 @@ def _play(agent, obs, rewards):
 
 
 def test_weights_carry_the_slot_table(tmp_path, ale_roms):
-    from agents.sarsa import SarsaAgent
+    from arcade_lab.agents.sarsa import SarsaAgent
 
     env = _env()
     env.reset()
@@ -304,7 +304,7 @@ def _rewrite(src, dst, header=None, **arrays):
 
 
 def test_load_refuses_a_missing_or_inconsistent_table(tmp_path):
-    from agents.sarsa import SarsaAgent
+    from arcade_lab.agents.sarsa import SarsaAgent
 
     rng = np.random.default_rng(0)
     obs = []
@@ -351,8 +351,8 @@ def test_load_refuses_a_missing_or_inconsistent_table(tmp_path):
 
 
 def test_for_env_uses_the_2018_parameters():
-    from agents.registry import FEATURE_SETS, make_agent
-    from agents.sarsa import SarsaAgent
+    from arcade_lab.agents.registry import FEATURE_SETS, make_agent
+    from arcade_lab.agents.sarsa import SarsaAgent
 
     assert "blobprost" in FEATURE_SETS
     a = make_agent("sarsa:blobprost", None, seed=0, capacity=1 << 10)
@@ -366,8 +366,8 @@ def test_for_env_uses_the_2018_parameters():
 
 
 def test_learning_episodes_are_reproducible(ale_roms):
-    from agents.base import RunConfig, Runner
-    from agents.sarsa import SarsaAgent
+    from arcade_lab.agents.base import RunConfig, Runner
+    from arcade_lab.agents.sarsa import SarsaAgent
 
     def run(seed):
         env = _env("pong", cap=900)
@@ -388,8 +388,8 @@ def test_learning_episodes_are_reproducible(ale_roms):
 
 
 def test_app_overlay_draws_the_blobs():
-    from agents.sarsa import SarsaAgent
-    from app.agent_driver import AgentDriver
+    from arcade_lab.agents.sarsa import SarsaAgent
+    from arcade_lab.app.agent_driver import AgentDriver
 
     s = np.zeros((210, 160), np.uint8)
     s[10:14, 20:22] = 6
@@ -404,7 +404,7 @@ def test_app_overlay_draws_the_blobs():
 
 
 def test_cli_trains_saves_and_loads(tmp_path, capsys, ale_roms):
-    from agents.cli import run_main
+    from arcade_lab.agents.cli import run_main
 
     w = tmp_path / "bp.npz"
     assert run_main(["sarsa:blobprost", "pong", "--train", "1", "--episodes", "1", "--frames-cap", "150",

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.base import Observation, RunConfig, Runner
-from agents.brute import BruteAgent
-from agents.registry import make_agent
+from arcade_lab.agents.base import Observation, RunConfig, Runner
+from arcade_lab.agents.brute import BruteAgent
+from arcade_lab.agents.registry import make_agent
 
 CODE = [2, 0, 1, 1, 0]  # the rewarded action at each step of the toy problem
 

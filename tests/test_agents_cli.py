@@ -1,7 +1,7 @@
 """`arcade-lab run`: scores printed, clear exit-2 errors, SARSA weights saved and loaded on a real game."""
 from __future__ import annotations
 
-from agents.cli import run_main
+from arcade_lab.agents.cli import run_main
 
 
 def test_unknown_agent_and_game(capsys, ale_roms):
@@ -41,7 +41,7 @@ def test_uct_and_bfs_run(capsys, ale_roms):
 
 
 def test_run_writes_episodes_to_the_store(tmp_path, capsys, ale_roms):
-    from agents.evaluation.store import Store
+    from arcade_lab.agents.evaluation.store import Store
 
     db = tmp_path / "scores.db"
     assert run_main(["const:0", "pong", "--episodes", "2", "--frames-cap", "200", "--store", str(db)]) == 0

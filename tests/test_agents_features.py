@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.base import Observation
-from agents.features import Background, background_reference, sample_screens, tri_index
+from arcade_lab.agents.base import Observation
+from arcade_lab.agents.features import Background, background_reference, sample_screens, tri_index
 
 GAMES = ["pong", "seaquest", "breakout"]
 
@@ -16,7 +16,7 @@ def _obs(env, frame):
 
 @pytest.fixture(scope="module", params=GAMES)
 def game(request, ale_roms):
-    import engine
+    from arcade_lab import engine
 
     env = engine.Env(request.param, frameskip=5, repeat_action_probability=0.0, seed=0)
     screens = list(sample_screens(env, 40, seed=3))
@@ -48,7 +48,7 @@ def test_tri_index_is_compact():
 
 @pytest.mark.parametrize("name", ["basic", "bass", "ram", "lsh"])
 def test_feature_set_matches_reference(game, name):
-    from agents import features
+    from arcade_lab.agents import features
 
     gname, env, _, background, obs = game
     fs = features.make(name, env, background=background, seed=0)
@@ -65,7 +65,7 @@ def test_feature_set_matches_reference(game, name):
 
 
 def test_disco_matches_reference(game):
-    from agents.features.disco import DiscoFeatures, discover_classes, extract_blobs, extract_blobs_reference
+    from arcade_lab.agents.features.disco import DiscoFeatures, discover_classes, extract_blobs, extract_blobs_reference
 
     gname, env, screens, background, obs = game
     for s in screens[:4]:

@@ -11,9 +11,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from naive_sarsa import NaiveSarsa  # noqa: E402
 
-from agents.base import Observation  # noqa: E402
-from agents.features import FeatureSet  # noqa: E402
-from agents.sarsa import SarsaAgent, SarsaConfig, SparseTraces, sarsa_update  # noqa: E402
+from arcade_lab.agents.base import Observation  # noqa: E402
+from arcade_lab.agents.features import FeatureSet  # noqa: E402
+from arcade_lab.agents.sarsa import SarsaAgent, SarsaConfig, SparseTraces, sarsa_update  # noqa: E402
 
 
 def test_kernel_matches_naive_step_by_step():
@@ -110,7 +110,7 @@ def test_weights_round_trip(tmp_path):
 
 
 def test_lsh_weights_carry_their_probes(tmp_path):
-    from agents.features.lsh import LshFeatures
+    from arcade_lab.agents.features.lsh import LshFeatures
 
     rng = np.random.default_rng(0)
     obs = Observation(screen=(rng.integers(0, 128, (210, 160)) * 2).astype(np.uint8), ram=np.zeros(128, np.uint8),
@@ -132,8 +132,8 @@ def test_lsh_weights_carry_their_probes(tmp_path):
 def test_weights_carry_background_and_disco_classes(tmp_path):
     """A Basic/BASS/DISCO agent's background (and DISCO's classes) travel in its weights file through the
     feature set's save_arrays/load_arrays; arrays that do not fit are refused by name."""
-    from agents.features.bass import BassFeatures
-    from agents.features.disco import DiscoFeatures
+    from arcade_lab.agents.features.bass import BassFeatures
+    from arcade_lab.agents.features.disco import DiscoFeatures
 
     rng = np.random.default_rng(0)
     bg = (rng.integers(0, 128, (210, 160)) * 2).astype(np.uint8)

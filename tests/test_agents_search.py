@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.base import RunConfig, Runner
+from arcade_lab.agents.base import RunConfig, Runner
 
 
 @pytest.fixture(scope="module")
 def boxing(ale_roms):
-    import engine
+    from arcade_lab import engine
 
     env = engine.Env("boxing", frameskip=5, repeat_action_probability=0.0, max_num_frames_per_episode=18_000,
                      seed=0)
@@ -24,7 +24,7 @@ def _snapshot(env):
 
 
 def test_search_leaves_env_intact(boxing):
-    from agents.search import BFSAgent, UCTAgent
+    from arcade_lab.agents.search import BFSAgent, UCTAgent
 
     before = _snapshot(boxing)
     for agent in (UCTAgent(boxing, seed=0, simulations=20, depth_frames=50), BFSAgent(boxing, seed=0, frames=600)):
@@ -49,7 +49,7 @@ def _brute(env, acts, depth, gamma):
 
 
 def test_bfs_values_match_brute_force(boxing):
-    from agents.search import BFSAgent
+    from arcade_lab.agents.search import BFSAgent
 
     acts = boxing.action_set()
     na = len(acts)
@@ -73,8 +73,8 @@ def test_bfs_values_match_brute_force(boxing):
 def test_uct_finds_rewarding_first_action(ale_roms):
     """At states where the first action matters within two steps (some score at once, others cannot),
     UCT's chosen action is one whose exhaustive two-step value is the best."""
-    import engine
-    from agents.search import UCTAgent
+    from arcade_lab import engine
+    from arcade_lab.agents.search import UCTAgent
 
     env = engine.Env("boxing", frameskip=5, repeat_action_probability=0.0, seed=0)
     acts = env.action_set()
@@ -102,8 +102,8 @@ def test_uct_finds_rewarding_first_action(ale_roms):
 
 
 def _play(agent_spec, seed, frames=600, **params):
-    import engine
-    from agents import make_agent
+    from arcade_lab import engine
+    from arcade_lab.agents import make_agent
 
     env = engine.Env("boxing", frameskip=5, repeat_action_probability=0.0, max_num_frames_per_episode=frames,
                      seed=seed)
@@ -125,7 +125,7 @@ def test_root_parallel_uct_is_independent_trees_summed(boxing):
     """With two workers each tree is exactly the sequential search of its share (threads never perturb a
     tree: worker 0 reproduces a one-worker agent given that share), root statistics are the trees' sums,
     and the whole decision is reproducible for a seed."""
-    from agents.search import C_NODES, N_ACTION, N_COUNT, N_FIRST, N_VISITS, UCTAgent
+    from arcade_lab.agents.search import C_NODES, N_ACTION, N_COUNT, N_FIRST, N_VISITS, UCTAgent
 
     par = UCTAgent(boxing, seed=3, simulations=41, depth_frames=40, workers=2)
     a = par.decide()
@@ -152,7 +152,7 @@ def test_root_parallel_trees_write_no_shared_cache_line(boxing):
     """Each tree's small scratch (the state it emulates, its RAM rows, its counters) is written on every
     emulated step by its own thread; no two of them, nor the planner's spare state, may come within a
     cache line of each other (heap neighbours would make the threads pass lines back and forth)."""
-    from agents.search import UCTAgent
+    from arcade_lab.agents.search import UCTAgent
 
     agent = UCTAgent(boxing, seed=0, simulations=12, depth_frames=10, workers=3)
     agent.decide()
@@ -166,8 +166,8 @@ def test_root_parallel_trees_write_no_shared_cache_line(boxing):
 def test_root_parallel_uct_reuses_subtrees_and_aborts(boxing):
     import threading
 
-    import engine
-    from agents.search import UCTAgent
+    from arcade_lab import engine
+    from arcade_lab.agents.search import UCTAgent
 
     env = engine.Env("boxing", frameskip=5, repeat_action_probability=0.0, seed=0)
     agent = UCTAgent(env, seed=0, simulations=40, depth_frames=30, workers=2)
@@ -185,7 +185,7 @@ def test_root_parallel_uct_reuses_subtrees_and_aborts(boxing):
 def test_abort_before_a_decision_ends_that_one_only(boxing):
     """The app detaches an agent possibly just as a decision starts: an abort that comes first ends the
     next decision at once, and only that one."""
-    from agents.search import C_NODES, BFSAgent, UCTAgent
+    from arcade_lab.agents.search import C_NODES, BFSAgent, UCTAgent
 
     uct = UCTAgent(boxing, seed=0, simulations=8, depth_frames=10, workers=2)
     uct.abort()

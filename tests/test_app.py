@@ -7,9 +7,9 @@ import pytest
 pytest.importorskip("PySide6")
 from PySide6.QtCore import QSettings, Qt  # noqa: E402
 
-from app.input import KeyMap  # noqa: E402
-from app.session import InputFrame, PlaySession, joystick_action  # noqa: E402
-from app.window import MainWindow  # noqa: E402
+from arcade_lab.app.input import KeyMap  # noqa: E402
+from arcade_lab.app.session import InputFrame, PlaySession, joystick_action  # noqa: E402
+from arcade_lab.app.window import MainWindow  # noqa: E402
 
 PADDLE_COLOUR = 200
 
@@ -123,7 +123,7 @@ def test_worker_stops_cleanly_on_close(qtbot, tmp_path):
 def test_start_up_work_waits_for_the_first_painted_frame(qtbot, tmp_path, monkeypatch):
     """The agent docks (~0.5 s to build) and the thumbnail thread start only once a game frame is on
     screen: queued before that paint, they ran ahead of it and delayed the first frame by ~0.7 s."""
-    import app.thumbnails as thumbs
+    import arcade_lab.app.thumbnails as thumbs
 
     monkeypatch.setattr(thumbs, "cache_dir", lambda: tmp_path / "thumbs")
     settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
@@ -142,7 +142,7 @@ def test_start_up_work_waits_for_the_first_painted_frame(qtbot, tmp_path, monkey
 
 
 def test_screenshot_is_the_true_screen(window, qtbot, tmp_path, monkeypatch):
-    import app.window as w
+    import arcade_lab.app.window as w
 
     monkeypatch.setattr(w, "screenshot_dir", lambda: tmp_path)
     qtbot.waitUntil(lambda: window.view.frames_painted > 1, timeout=10000)
@@ -204,8 +204,8 @@ class _FakePygame:
 
 
 def test_gamepad_dead_zone_buttons_and_hotplug():
-    from app.gamepad import Gamepads
-    from app.input import InputState
+    from arcade_lab.app.gamepad import Gamepads
+    from arcade_lab.app.input import InputState
 
     st = InputState()
     pads = Gamepads(st)
@@ -263,7 +263,7 @@ def test_startup_objects_are_frozen_out_of_full_collections(open_window, qtbot):
 def test_bench_app_reports_pace_and_median_warm_start(qtbot):
     """`arcade-lab bench --app`: the window keeps the console's pace, and the warm start is the median of
     several fresh processes, reported with its range."""
-    from app import bench_app
+    from arcade_lab.app import bench_app
 
     res = bench_app.run("pong", seconds=1.0, cold=False)
     assert res["target_rate"] == pytest.approx(60.0, abs=0.5) and res["frame_rate"] > 0

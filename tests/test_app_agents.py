@@ -16,7 +16,7 @@ pytest.importorskip("pyqtgraph")
 from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from app.window import MainWindow  # noqa: E402
+from arcade_lab.app.window import MainWindow  # noqa: E402
 
 GAME = "freeway"
 
@@ -105,7 +105,7 @@ def test_blobprost_is_offered_with_its_own_parameters(window, qtbot):
 
 
 def test_takeover_is_recorded_and_kept_out_of_scores(window, qtbot):
-    from agents.evaluation.store import Store
+    from arcade_lab.agents.evaluation.store import Store
 
     window.set_speed(None)  # a Freeway episode is 8192 frames: run it unthrottled
     ap = _attach(window, qtbot, "Random", fresh=True)
@@ -133,8 +133,8 @@ def test_takeover_is_recorded_and_kept_out_of_scores(window, qtbot):
 
 
 def test_agent_episode_is_stored_and_score_panel_updates(window, qtbot):
-    from agents.base import EpisodeRecord
-    from agents.evaluation.store import Store
+    from arcade_lab.agents.base import EpisodeRecord
+    from arcade_lab.agents.evaluation.store import Store
 
     sp = window.agent_ui.scores
     qtbot.waitUntil(lambda: sp.game == GAME, timeout=10000)
@@ -268,7 +268,7 @@ def test_pause_and_step_one_decision(window, qtbot):
 def test_refcount_guard_is_applied_once(window):
     import sys
 
-    from app.qt_refcount_guard import affected, guard
+    from arcade_lab.app.qt_refcount_guard import affected, guard
 
     assert guard() is False                         # install_agent_ui applied it already (or not needed)
     if affected():
@@ -312,8 +312,8 @@ def test_attach_from_a_save_state_slot(window, qtbot):
 
 
 def test_score_panel_opens_an_evaluation_run_and_follows_it(window, qtbot):
-    from agents.base import EpisodeRecord
-    from agents.evaluation.store import Store
+    from arcade_lab.agents.base import EpisodeRecord
+    from arcade_lab.agents.evaluation.store import Store
 
     def rec(p, s, game="pong"):
         return EpisodeRecord(player=p, game=game, md5="x", mode=0, difficulty=0, protocol="ale2013", seed=0,
@@ -334,8 +334,8 @@ def test_score_panel_opens_an_evaluation_run_and_follows_it(window, qtbot):
 
 
 def test_score_views_normalise_as_the_evaluation_toolkit_does():
-    from agents.evaluation import metrics as M
-    from app.panels.scores import normalise
+    from arcade_lab.agents.evaluation import metrics as M
+    from arcade_lab.app.panels.scores import normalise
 
     v, ref = np.array([30.0, 5.0, 100.0]), (10.0, 100.0)
     np.testing.assert_allclose(normalise(v, ref, "random"), M.random_normalised(v, 10.0))  # s / random

@@ -10,13 +10,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import numpy as np
 import pytest
 
-from agents.atari_bench import (GAME_IDS, GAMES, BenchConfig, Memory, ModelError, OpenAIChatClient, PromptBuilder,
+from arcade_lab.agents.atari_bench import (GAME_IDS, GAMES, BenchConfig, Memory, ModelError, OpenAIChatClient, PromptBuilder,
                                 RandomClient, ScriptedClient, make_env, normalize_action, parse_response, reseed,
                                 run_bench, run_episode, scores_table)
-from agents.atari_bench.cli import atari_bench_main, parse_seeds
-from agents.atari_bench.prompt import (FEEDBACK_LIFE, FEEDBACK_POSITIVE, AppendOnlyTranscript, Clip,
+from arcade_lab.agents.atari_bench.cli import atari_bench_main, parse_seeds
+from arcade_lab.agents.atari_bench.prompt import (FEEDBACK_LIFE, FEEDBACK_POSITIVE, AppendOnlyTranscript, Clip,
                                        feedback_lines, redact_images)
-from agents.evaluation.store import Store
+from arcade_lab.agents.evaluation.store import Store
 
 FULL = ['NOOP', 'FIRE', 'UP', 'RIGHT', 'LEFT', 'DOWN', 'UPRIGHT', 'UPLEFT', 'DOWNRIGHT', 'DOWNLEFT', 'UPFIRE',
         'RIGHTFIRE', 'LEFTFIRE', 'DOWNFIRE', 'UPRIGHTFIRE', 'UPLEFTFIRE', 'DOWNRIGHTFIRE', 'DOWNLEFTFIRE']
@@ -26,7 +26,7 @@ TINY = BenchConfig(horizon_seconds=0.2)  # 12 frames: two turns of one action
 
 # -- the 20 games -----------------------------------------------------------------------------------------
 def test_twenty_games_map_to_engine_ids():
-    import engine
+    from arcade_lab import engine
 
     assert len(GAME_IDS) == 20
     assert set(GAME_IDS) <= set(engine.list_games())
@@ -261,7 +261,7 @@ def breakout_env():
 
 
 def test_reseed_matches_a_fresh_env(breakout_env):
-    from engine import Env
+    from arcade_lab.engine import Env
 
     reseed(breakout_env, 3)
     fresh = Env("breakout", frameskip=6, repeat_action_probability=0.0, seed=3)
@@ -386,7 +386,7 @@ def test_parse_seeds():
 
 
 def test_cli_end_to_end(chat, tmp_path, capsys):
-    from engine.cli import main
+    from arcade_lab.engine.cli import main
 
     srv = chat(lambda body, n: "Thought: x\nActions: UP")
     db = tmp_path / "s.sqlite3"

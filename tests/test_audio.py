@@ -5,7 +5,7 @@ import types
 
 import numpy as np
 
-from app.audio import NullAudio, Resampler, RingBuffer, SoundDeviceAudio, open_audio
+from arcade_lab.app.audio import NullAudio, Resampler, RingBuffer, SoundDeviceAudio, open_audio
 
 
 def test_ring_buffer_wraps_and_reports_underrun():

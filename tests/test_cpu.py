@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine import bus, cpu, layout as L, machine, opcodes
+from arcade_lab.engine import bus, cpu, layout as L, machine, opcodes
 
 
 def _flat_cpu(program: dict[int, list[int]], pc: int = 0x0400):
@@ -175,7 +175,7 @@ def test_unstable_opcodes_follow_ales_formulas(op):
 
 def test_generated_interpreter_loop_is_what_the_generator_writes():
     """cpu_exec.py is generated from the opcode table by cpu_gen.py; an edit to either alone would drift."""
-    from engine import cpu_gen
+    from arcade_lab.engine import cpu_gen
 
     assert cpu_gen.TARGET.read_text() == cpu_gen.source(), "stale: run python -m engine.cpu_gen"
 
@@ -185,7 +185,7 @@ def test_write_path_frame_constants_time_writes_as_the_device_path_does():
     (``tia.frame_constants``): the cycle within the line (HMOVE's motion row, a playfield write's delay),
     WSYNC's release and the line limit must come out as the device path computes them from the frame
     start — for any frame start, negative or not a multiple of 3, and any cycle."""
-    from engine import tia
+    from arcade_lab.engine import tia
 
     rng = np.random.default_rng(0)
     s = machine.new_state()

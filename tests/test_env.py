@@ -6,9 +6,9 @@ import zlib
 import numpy as np
 import pytest
 
-from engine.console import State, StateError
-from engine.env import Env, paddle_delta, sticky_threshold
-from engine.parity import compare_game
+from arcade_lab.engine.console import State, StateError
+from arcade_lab.engine.env import Env, paddle_delta, sticky_threshold
+from arcade_lab.engine.parity import compare_game
 from tests.conftest import requires_ale
 
 
@@ -94,7 +94,7 @@ def test_older_state_versions_still_load(version, kernel_slots):
     import hashlib
     import struct
 
-    from engine import layout
+    from arcade_lab.engine import layout
 
     env = Env("pong", repeat_action_probability=0.0, seed=0)
     for a in [0, 2, 3] * 20:
@@ -169,8 +169,8 @@ def test_reset_drawing_only_its_last_frame_equals_the_drawn_reset():
     replayed drawn. From the same mid-episode state both resets end with the same snapshot, RNG and both
     buffers' screens; the games cover starting actions (Elevator Action's 16 FIREs, Casino's 62), mode
     selection and the replay."""
-    from engine import ale_core
-    from engine.layout import N_SNAPSHOT
+    from arcade_lab.engine import ale_core
+    from arcade_lab.engine.layout import N_SNAPSHOT
 
     replayed = {}
     for game, mode in [("breakout", None), ("casino", 2), ("double_dunk", 3), ("elevator_action", None),
@@ -209,7 +209,7 @@ def test_bench_prints_both_engines_side_by_side(capsys):
     import argparse
     import re
 
-    from engine import bench
+    from arcade_lab.engine import bench
 
     args = argparse.Namespace(games=["pong", "breakout"], frames=200, frameskip=4, rounds=2, vector_envs=2,
                               vector_steps=5)
@@ -233,7 +233,7 @@ def test_bench_prints_both_engines_side_by_side(capsys):
 
 
 def _scheme_sample():
-    from engine import roms
+    from arcade_lab.engine import roms
 
     first = {}
     for g in roms.list_games():

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from agents.evaluation import metrics as M
+from arcade_lab.agents.evaluation import metrics as M
 
 
 def test_normalisations_by_hand():

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.evaluation import protocols as P
+from arcade_lab.agents.evaluation import protocols as P
 
 
 def test_ale2013():

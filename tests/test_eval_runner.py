@@ -6,9 +6,9 @@ import io
 
 import pytest
 
-from agents.evaluation import protocols as P
-from agents.evaluation import runner as R
-from agents.evaluation.store import Store
+from arcade_lab.agents.evaluation import protocols as P
+from arcade_lab.agents.evaluation import runner as R
+from arcade_lab.agents.evaluation.store import Store
 
 TINY = P.Protocol(name="tiny", games=("freeway", "asterix"), frameskip=5, max_frames=300, full_action_space=True,
                   per_frame_agents=True,
@@ -141,7 +141,7 @@ def test_ray_matches_local(tmp_path):
 
 
 def test_cli_eval_and_report(tmp_path, capsys):
-    from agents.evaluation.cli import eval_main, report_main
+    from arcade_lab.agents.evaluation.cli import eval_main, report_main
 
     toml = tmp_path / "tiny.toml"
     toml.write_text('[protocol.tiny]\nframeskip = 5\nmax_frames = 300\nfull_action_space = true\n'
@@ -173,22 +173,22 @@ def test_cli_eval_and_report(tmp_path, capsys):
     ([], "required"),
 ])
 def test_cli_bad_options(argv, msg, capsys):
-    from agents.evaluation.cli import eval_main
+    from arcade_lab.agents.evaluation.cli import eval_main
 
     assert eval_main(argv) == 2
     assert msg in capsys.readouterr().err
 
 
 def test_report_unknown_run(tmp_path, capsys):
-    from agents.evaluation.cli import report_main
+    from arcade_lab.agents.evaluation.cli import report_main
 
     assert report_main(["missing", "--store", str(tmp_path / "s.sqlite3")]) == 2
     assert "no run named 'missing'" in capsys.readouterr().err
 
 
 def test_shipped_baselines_roundtrip(tmp_path, monkeypatch, capsys):
-    from agents.evaluation import report as REP
-    from agents.evaluation.cli import eval_main, report_main
+    from arcade_lab.agents.evaluation import report as REP
+    from arcade_lab.agents.evaluation.cli import eval_main, report_main
 
     toml = tmp_path / "t.toml"
     toml.write_text('[protocol.tb]\nframeskip = 5\nmax_frames = 200\ngames = ["Freeway"]\n')

@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.base import RunConfig, Runner
-from agents.external import ExternalAgentError, encode_png, make_external_agent, parse_spec
+from arcade_lab.agents.base import RunConfig, Runner
+from arcade_lab.agents.external import ExternalAgentError, encode_png, make_external_agent, parse_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable

@@ -5,10 +5,10 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-import engine
-import engine.gym  # noqa: F401  (registers the ids)
-from engine.vector import VectorEnv
-from engine.env import Env
+from arcade_lab import engine
+import arcade_lab.engine.gym  # noqa: F401  (registers the ids)
+from arcade_lab.engine.vector import VectorEnv
+from arcade_lab.engine.env import Env
 
 
 def test_ids_registered_like_ale():
@@ -68,7 +68,7 @@ def test_standard_training_snippet_runs_unchanged():
 @pytest.mark.parametrize("game, mode, steps", [("breakout", None, 60), ("journey_escape", None, 60),
                                                ("video_checkers", 15, 200)])
 def test_vector_env_matches_single_envs(game, mode, steps):
-    from engine.layout import E_FRAME, T_FRAMES
+    from arcade_lab.engine.layout import E_FRAME, T_FRAMES
 
     n = 3
     vec = VectorEnv(game, n, obs_type="grayscale", frameskip=4, repeat_action_probability=0.25, mode=mode,
@@ -97,9 +97,9 @@ def test_vector_rows_keep_apart_and_gray_pairs_match_the_palette():
     """Threads stepping neighbouring environments must not write one cache line: each state and RNG row
     ends in a gap no kernel touches (it stays zero through steps and resets). The two-pixels-at-a-time grey
     table agrees with the palette's grey level for every pair of palette bytes."""
-    from engine.layout import N_STATE
-    from engine.palettes import NTSC_GRAY, PAL_GRAY
-    from engine.vector import ROW_GAP, gray_pairs
+    from arcade_lab.engine.layout import N_STATE
+    from arcade_lab.engine.palettes import NTSC_GRAY, PAL_GRAY
+    from arcade_lab.engine.vector import ROW_GAP, gray_pairs
 
     vec = VectorEnv("breakout", 4, obs_type="grayscale", frameskip=4, repeat_action_probability=0.25, seed=3)
     rng = np.random.default_rng(0)

@@ -15,14 +15,14 @@ PKG = ROOT / "packaging"
 
 
 def test_self_test_command_runs_a_game_headless():
-    out = subprocess.run([sys.executable, "-m", "engine.cli", "play", "--self-test", "--frames", "30"],
+    out = subprocess.run([sys.executable, "-m", "arcade_lab", "play", "--self-test", "--frames", "30"],
                          cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, out.stderr
     assert "self-test ok: pong, 30 frames" in out.stdout
 
 
 def test_version_flag():
-    out = subprocess.run([sys.executable, "-m", "engine.cli", "--version"], cwd=ROOT, capture_output=True,
+    out = subprocess.run([sys.executable, "-m", "arcade_lab", "--version"], cwd=ROOT, capture_output=True,
                          text=True, timeout=300)
     assert out.returncode == 0 and out.stdout.startswith("arcade-lab ")
 
@@ -34,7 +34,7 @@ def test_desktop_entry_and_metainfo_agree():
     desk.read(path)
     entry = desk["Desktop Entry"]
     assert entry["Type"] == "Application" and entry["Exec"].split()[0] == "arcade-lab"
-    assert (PKG / "icons" / f"{entry['Icon']}-256.png").is_file()
+    assert (ROOT / "resources" / "icons" / f"{entry['Icon']}-256.png").is_file()
     [meta] = PKG.glob("*.metainfo.xml")
     root = ET.parse(meta).getroot()
     assert root.findtext("id") + ".desktop" == path.name
@@ -43,7 +43,7 @@ def test_desktop_entry_and_metainfo_agree():
 
 def test_icons_in_every_size_are_square_pngs():
     sizes = []
-    for p in PKG.glob("icons/arcade-lab-*.png"):
+    for p in (ROOT / "resources" / "icons").glob("arcade-lab-*.png"):
         data = p.read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n"
         w, h = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
@@ -54,7 +54,7 @@ def test_icons_in_every_size_are_square_pngs():
 
 def test_spec_collects_what_the_app_imports_lazily():
     spec = (PKG / "arcade-lab.spec").read_text()
-    for needed in ("engine", "agents", "app", "numba", "llvmlite", "sounddevice", "pyqtgraph", "ale_py",
+    for needed in ("arcade_lab", "numba", "llvmlite", "sounddevice", "pyqtgraph", "ale_py",
                    "launcher.py"):
         assert needed in spec, needed
 
@@ -88,12 +88,12 @@ def test_compiled_code_is_cached_by_package_relative_path():
 
     import numba
 
-    from engine import _jit, cpu
+    from arcade_lab.engine import _jit, cpu
 
     fn = cpu.execute
     loc = _jit.PackageCacheLocator.from_function(fn.py_func, fn.py_func.__code__.co_filename)
     assert loc is not None
-    assert Path(loc.get_cache_path()) == Path(numba.config.CACHE_DIR) / "engine"
+    assert Path(loc.get_cache_path()) == Path(_jit.CACHE_DIR) / "engine"
     source = Path(fn.py_func.__code__.co_filename)  # cpu_exec.py, the generated loop
     assert loc.get_source_stamp() == hashlib.sha256(source.read_bytes()).hexdigest()
     assert type(fn._cache._impl.locator) is _jit.PackageCacheLocator  # numba picked ours
@@ -105,7 +105,7 @@ def test_engine_loads_without_scipy_linalg_and_numba_linear_algebra_still_works(
     """The start-up skips numba's BLAS probe (engine._jit._import_numba): loading the engine must not
     import scipy.linalg, and compiled code using np.dot (other programs' agents) must still work."""
     code = ("import sys, numpy as np, numba\n"
-            "import engine.env\n"
+            "import arcade_lab.engine.env\n"
             "assert 'scipy.linalg' not in sys.modules, 'scipy.linalg imported at start-up'\n"
             "f = numba.njit(lambda a, b: (np.dot(a, b), np.convolve(a, b).sum()))\n"
             "print(f(np.arange(3.0), np.ones(3)))\n"
@@ -117,7 +117,7 @@ def test_engine_loads_without_scipy_linalg_and_numba_linear_algebra_still_works(
 
 
 def test_bundled_cache_seeds_an_empty_user_cache(tmp_path):
-    from engine import _jit
+    from arcade_lab.engine import _jit
 
     src = tmp_path / "shipped"
     (src / "engine").mkdir(parents=True)
@@ -134,7 +134,7 @@ def test_bundled_cache_seeds_an_empty_user_cache(tmp_path):
 
 
 def test_warm_loads_every_kernel_the_app_uses():
-    from agents import warm
+    from arcade_lab import warm
 
     lines = []
     times = warm.warm("pong", agents=True, out=lines.append)
@@ -147,9 +147,9 @@ def test_warm_mark_follows_the_cache_folder_and_the_cpu(tmp_path, monkeypatch):
     the app must keep its splash thread rather than compile in a frozen window."""
     import numba
 
-    from engine import _jit
+    from arcade_lab.engine import _jit
 
-    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(_jit, "CACHE_DIR", tmp_path / "cache")
     assert not _jit.cache_warm()  # a new cache folder (new sources, fresh install) starts cold
     _jit.mark_cache_warm()
     assert _jit.cache_warm()

@@ -30,7 +30,7 @@ def load_both(tmp_path, rom: bytes, frameskip: int = 1, ours: int = 1):
     the game when $A3 is not 0, so programs keep that byte clear)."""
     import ale_py
 
-    from engine.env import Env
+    from arcade_lab.engine.env import Env
 
     path = tmp_path / "seaquest.bin"
     path.write_bytes(rom)
@@ -53,9 +53,9 @@ def frames_drawn_and_undrawn(tmp_path, rom: bytes, frames: int):
     """Step a cartridge with NOOP in ale-py, in our engine drawn (screen and RAM equal to ale-py's) and in
     a second one undrawn (whole snapshot equal to the drawn one's), checking before every frame; yields
     our drawn environment after each check."""
-    from engine import ale_core
-    from engine.env import _DELTA_FULL
-    from engine.layout import N_SNAPSHOT
+    from arcade_lab.engine import ale_core
+    from arcade_lab.engine.env import _DELTA_FULL
+    from arcade_lab.engine.layout import N_SNAPSHOT
 
     ale, (drawn, undrawn) = load_both(tmp_path, rom, ours=2)
     c, d = undrawn.console, drawn.console
@@ -74,7 +74,7 @@ def tally_drawn_and_undrawn(tmp_path, rom: bytes, frames: int, registers: int):
     """``frames_drawn_and_undrawn`` to the end, for cartridges that copy ``registers`` collision registers
     to RAM from $81 on as a frame starts: (our drawn env, how many frame calls were cut at the instruction
     limit, the distinct sets of latch bits seen)."""
-    from engine.layout import T_PARTIAL
+    from arcade_lab.engine.layout import T_PARTIAL
 
     partial, latched = 0, set()
     for drawn in frames_drawn_and_undrawn(tmp_path, rom, frames):
@@ -270,9 +270,9 @@ def test_collision_reads_and_clears_in_mid_line_on_undrawn_frames(tmp_path):
     beside a playfield block; each frame stores its CXPPMM readings in slot (frame & 7) of six tables.
     One engine steps with no frame drawn (as a search does; ``Env.act`` draws these short frames in full,
     see ``act_observed``), one through ``Env.act``; both against ale-py."""
-    from engine import ale_core
-    from engine.env import _DELTA_FULL
-    from engine.layout import ACC_OBJS
+    from arcade_lab.engine import ale_core
+    from arcade_lab.engine.env import _DELTA_FULL
+    from arcade_lab.engine.layout import ACC_OBJS
 
     GRP1, PF0, CXCLR, CXPPMM = 0x1C, 0x0D, 0x2C, 0x07
 
@@ -370,8 +370,8 @@ def test_hmove_motion_table_by_cycle(tmp_path, when):
 def test_bar_marks_equal_a_pixel_by_pixel_reference():
     """Missile and ball marks: every position, copy pattern, width and segment (including copies that wrap
     past pixel 159) marks exactly the pixels a direct reading of NUSIZ would, and reports their span."""
-    from engine import tia
-    from engine.tia_tables import BL_BIT, COPY_OFFSETS, M1_BIT
+    from arcade_lab.engine import tia
+    from arcade_lab.engine.tia_tables import BL_BIT, COPY_OFFSETS, M1_BIT
 
     rng = np.random.default_rng(0)
     fb = np.zeros((3, 8 * 64), np.uint8)
@@ -403,12 +403,12 @@ def test_bar_marks_equal_a_pixel_by_pixel_reference():
 def _pixel_collisions(s, en, x0, x1):
     """The latch bits objects ``en`` form over pixels [x0, x1), read pixel by pixel from the object tables
     the drawn path marks from."""
-    from engine.layout import (
+    from arcade_lab.engine.layout import (
         T_BLM_POS, T_BLM_SIZE, T_CURGRP0, T_CURGRP1, T_M0M_NUM, T_M0M_OFF, T_M0M_POS, T_M0M_SIZE, T_M1M_NUM,
         T_M1M_POS, T_M1M_SIZE, T_P0M_MODE, T_P0M_POS, T_P0M_SKIP, T_P1M_MODE, T_P1M_POS, T_P1M_SKIP, T_PF,
         T_PFM_REFL,
     )
-    from engine.tia_tables import (
+    from arcade_lab.engine.tia_tables import (
         BALL_MASK, BL_BIT, COLLISION, M0_BIT, M1_BIT, MISSILE_MASK, P0_BIT, P1_BIT, PF_BIT, PF_MASK, PLAYER_MASK,
     )
 
@@ -433,8 +433,8 @@ def _pixel_collisions(s, en, x0, x1):
 
 def _latched(s, en, need, x0, x1):
     """What one undrawn segment latches with only ``need`` open: its coverage, then the line's flush."""
-    from engine import tia
-    from engine.layout import ACC_OBJS, T_COLLISION
+    from arcade_lab.engine import tia
+    from arcade_lab.engine.layout import ACC_OBJS, T_COLLISION
 
     s[T_COLLISION] = ~need & 0x7FFF
     s[ACC_OBJS] = 0
@@ -445,7 +445,7 @@ def _latched(s, en, need, x0, x1):
 
 
 def _randomise_objects(s, rng, wrap):
-    from engine.layout import (
+    from arcade_lab.engine.layout import (
         T_BLM_POS, T_BLM_SIZE, T_CURGRP0, T_CURGRP1, T_M0M_NUM, T_M0M_OFF, T_M0M_POS, T_M0M_SIZE, T_M1M_NUM,
         T_M1M_POS, T_M1M_SIZE, T_P0M_MODE, T_P0M_POS, T_P0M_SKIP, T_P1M_MODE, T_P1M_POS, T_P1M_SKIP, T_PF,
         T_PFM_REFL,
@@ -463,7 +463,7 @@ def _randomise_objects(s, rng, wrap):
 
 
 def _cover_inputs():
-    from engine.layout import (
+    from arcade_lab.engine.layout import (
         T_BLM_POS, T_BLM_SIZE, T_CURGRP0, T_CURGRP1, T_M0M_NUM, T_M0M_POS, T_M0M_SIZE, T_M1M_NUM, T_M1M_POS,
         T_M1M_SIZE, T_P0M_MODE, T_P0M_POS, T_P0M_SKIP, T_P1M_MODE, T_P1M_POS, T_P1M_SKIP, T_PF, T_PFM_REFL,
     )
@@ -480,7 +480,7 @@ def test_undrawn_collisions_equal_the_per_pixel_reading():
     graphics, skip flags, playfields (both reflections), enabled sets, open latches and segments, the bits
     equal a pixel-by-pixel reading of the object tables the drawn path marks from — also when a line's
     earlier segments left covers in the cache (unchanged objects, or one input changed since)."""
-    from engine.layout import N_STATE
+    from arcade_lab.engine.layout import N_STATE
 
     rng = np.random.default_rng(0)
     s = np.zeros(N_STATE, np.int64)
@@ -509,8 +509,8 @@ def test_a_line_latches_once_what_its_segments_meet():
     """A line's undrawn segments only add coverage; one flush at its end latches exactly the pairs met
     inside some segment — objects moved, changed or switched off between segments never pair across
     them (the union of covers would meet where no segment did)."""
-    from engine import tia
-    from engine.layout import ACC_OBJS, N_STATE, T_COLLISION
+    from arcade_lab.engine import tia
+    from arcade_lab.engine.layout import ACC_OBJS, N_STATE, T_COLLISION
 
     rng = np.random.default_rng(5)
     s = np.zeros(N_STATE, np.int64)
@@ -543,7 +543,7 @@ def test_a_line_latches_once_what_its_segments_meet():
 def test_the_cover_cache_never_serves_a_stale_cover():
     """Each object's line cover is cached with the inputs it was built from: after any one input changes,
     every object enabled and every latch open, the bits equal those computed with an empty cache."""
-    from engine.layout import CV_KEY, N_STATE
+    from arcade_lab.engine.layout import CV_KEY, N_STATE
 
     span = _cover_inputs()
     rng = np.random.default_rng(1)
@@ -566,11 +566,11 @@ def test_the_cover_cache_never_serves_a_stale_cover():
 def _pairs_meeting(s):
     """The collision pairs the objects' current masks could form anywhere on a line, read pixel by pixel
     from the object tables (any graphics, copies or playfield reflection)."""
-    from engine.layout import (
+    from arcade_lab.engine.layout import (
         T_BLM_POS, T_BLM_SIZE, T_M0M_NUM, T_M0M_POS, T_M0M_SIZE, T_M1M_NUM, T_M1M_POS, T_M1M_SIZE, T_P0M_MODE,
         T_P0M_POS, T_P1M_MODE, T_P1M_POS, T_PF,
     )
-    from engine.tia_tables import (
+    from arcade_lab.engine.tia_tables import (
         BALL_MASK, BL_BIT, COLLISION, M0_BIT, M1_BIT, MISSILE_MASK, P0_BIT, P1_BIT, PF_BIT, PF_MASK, PLAYER_MASK,
     )
 
@@ -597,8 +597,8 @@ def test_quiet_reads_hulls_against_a_pixel_by_pixel_reference():
     """``tia.quiet``: for random positions, sizes, copies, playfields and sets of open pairs, True exactly
     when no open pair can meet on any pixel whatever the players' graphics, skipped copies or the
     playfield's reflection — read pixel by pixel from the object tables."""
-    from engine import tia
-    from engine.layout import N_STATE, QV_OK, T_PF
+    from arcade_lab.engine import tia
+    from arcade_lab.engine.layout import N_STATE, QV_OK, T_PF
 
     rng = np.random.default_rng(1)
     s = np.zeros(N_STATE, np.int64)
@@ -620,8 +620,8 @@ def test_quiet_keeps_verdicts_only_while_their_objects_hold_still():
     changes size: a random walk of register changes through the TIA's own setters (positions, NUSIZ,
     CTRLPF's ball size, the playfield), never clearing the memory by hand, agrees with the pixel reference
     at every step — and the memory is used (hundreds of steps find some pairs already known)."""
-    from engine import tia
-    from engine.layout import (
+    from arcade_lab.engine import tia
+    from arcade_lab.engine.layout import (
         N_STATE, QV_OK, T_CTRLPF, T_NUSIZ0, T_NUSIZ1, T_POSBL, T_POSM0, T_POSM1, T_POSP0, T_POSP1,
     )
 
@@ -724,7 +724,7 @@ def test_registers_stored_without_drawing_keep_frames_and_state(tmp_path):
     without touching the TIA (run_frame draws up to them as it returns). Stepped drawn against ale-py
     (screen and RAM), and undrawn against the drawn engine: the whole snapshot must be equal after every
     frame, partial ones included."""
-    from engine.layout import T_COSMIC_ON, T_PARTIAL
+    from arcade_lab.engine.layout import T_COSMIC_ON, T_PARTIAL
 
     GRP1, HMP0, AUDV0, HMCLR, CXCLR, ENAM0, HMM0 = 0x1C, 0x20, 0x19, 0x2B, 0x2C, 0x1D, 0x22
     a = prologue(Asm())

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.evaluation.presets import PRESETS
-from agents.evaluation.replay import replay_episode, replay_main
-from agents.evaluation.store import Store
-from app.recording import RecordedSession
-from app.session import InputFrame, Rewind
+from arcade_lab.agents.evaluation.presets import PRESETS
+from arcade_lab.agents.evaluation.replay import replay_episode, replay_main
+from arcade_lab.agents.evaluation.store import Store
+from arcade_lab.app.recording import RecordedSession
+from arcade_lab.app.session import InputFrame, Rewind
 
 ROOT = Path(__file__).resolve().parent.parent
 

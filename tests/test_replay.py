@@ -9,10 +9,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from agents.evaluation import export
-from agents.evaluation.presets import PRESETS, EpisodeDriver, make_env, project_action
-from agents.evaluation.replay import replay_episode, replay_main
-from agents.evaluation.store import Store
+from arcade_lab.agents.evaluation import export
+from arcade_lab.agents.evaluation.presets import PRESETS, EpisodeDriver, make_env, project_action
+from arcade_lab.agents.evaluation.replay import replay_episode, replay_main
+from arcade_lab.agents.evaluation.store import Store
 
 
 def _play(game, *, sticky=0.0, max_frames=500, horizon=0, seed=5, act_seed=1):

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-import engine
-from engine import roms
-from engine.roms import RomError
+from arcade_lab import engine
+from arcade_lab.engine import roms
+from arcade_lab.engine.roms import RomError
 
 
 def test_list_games_is_the_104_ale_supports():
@@ -123,7 +123,7 @@ def test_ale_rom_dir_does_not_import_the_extension():
 def test_garbage_cartridges_run_frames(tmp_path, size, seed):
     """Random bytes as a cartridge (JAMs, endless loops, wild bank switches and TIA writes) still yield
     frames — ALE's partial-frame rule ends each one after 25 000 instructions — and never hang or crash."""
-    from engine.env import Env
+    from arcade_lab.engine.env import Env
 
     p = tmp_path / f"noise{seed}.bin"
     p.write_bytes(random.Random(seed).randbytes(size))

@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app import statefile
-from app.session import InputFrame, PlaySession, Rewind, Snapshot
-from app.statefile import Slots, StateFileError
+from arcade_lab.app import statefile
+from arcade_lab.app.session import InputFrame, PlaySession, Rewind, Snapshot
+from arcade_lab.app.statefile import Slots, StateFileError
 
 
 def _play(sess: PlaySession, n: int, start: int = 0) -> None:

@@ -9,10 +9,10 @@ import pytest
 pytest.importorskip("PySide6")
 from PySide6.QtCore import Qt  # noqa: E402
 
-from agents.evaluation import presets  # noqa: E402
-from agents.evaluation.replay import replay_main  # noqa: E402
-from agents.evaluation.store import Store  # noqa: E402
-from app.panels.sessions import leaderboard  # noqa: E402
+from arcade_lab.agents.evaluation import presets  # noqa: E402
+from arcade_lab.agents.evaluation.replay import replay_main  # noqa: E402
+from arcade_lab.agents.evaluation.store import Store  # noqa: E402
+from arcade_lab.app.panels.sessions import leaderboard  # noqa: E402
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine import sound
+from arcade_lab.engine import sound
 
 # Known TIA waveform lengths (in divider pulses): pure tones /2 and /6, the 4-bit poly 15, the 5-bit
 # poly 31, the 9-bit poly 511, div31 variants 31*k ...
@@ -37,8 +37,8 @@ def test_constant_voices(audc):
 
 
 def test_writes_apply_at_their_cycle():
-    from engine import layout as L
-    from engine.machine import new_framebuffers, new_state
+    from arcade_lab.engine import layout as L
+    from arcade_lab.engine.machine import new_framebuffers, new_state
 
     s = new_state()
     fb = new_framebuffers()

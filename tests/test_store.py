@@ -6,8 +6,8 @@ import sqlite3
 import numpy as np
 import pytest
 
-from agents.base import EpisodeRecord
-from agents.evaluation.store import SCHEMA_VERSION, Store, StoreError
+from arcade_lab.agents.base import EpisodeRecord
+from arcade_lab.agents.evaluation.store import SCHEMA_VERSION, Store, StoreError
 
 
 def _rec(score=10.0, player="human:ann", **kw) -> EpisodeRecord:

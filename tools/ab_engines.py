@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import os
 import shutil
 import subprocess
 import sys
@@ -86,18 +85,14 @@ def main(argv: list[str]) -> int:
     if mode not in ("undrawn", "fs4"):
         print(f"mode must be undrawn or fs4, not {mode!r}")
         return 2
-    sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(_reference_tree(ref)))
-    # Each side's kernels must live in that side's own cache folder (engine._jit keys it by a hash of the
-    # sources). Imported one after the other, the second package would inherit the first one's
-    # NUMBA_CACHE_DIR, and numba, which checks only the defining file's time stamp, would then serve
-    # this tree a kernel compiled from an earlier state of it (machine.py unchanged, cpu.py edited).
+    # Each side's kernels live in that side's own cache folder (each copy of _jit keys it by a hash of its
+    # own sources), so this tree is never served a kernel compiled from an earlier state of it.
     importlib.import_module("engine_ref.env")
-    os.environ.pop("NUMBA_CACHE_DIR", None)
-    importlib.import_module("engine.env")
+    importlib.import_module("arcade_lab.engine.env")
     steps = 300
     for game in games:
-        sides = {"engine_ref": _setup("engine_ref", game, steps), "engine": _setup("engine", game, steps)}
+        sides = {"engine_ref": _setup("engine_ref", game, steps), "engine": _setup("arcade_lab.engine", game, steps)}
         total = dict.fromkeys(sides, 0.0)
         for r in range(-2, rounds):  # two untimed rounds: kernels loaded, caches warm
             for name in (("engine_ref", "engine") if r % 2 == 0 else ("engine", "engine_ref")):

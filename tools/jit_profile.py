@@ -26,15 +26,15 @@ import time
 def child(game: str, seconds: float, out: str) -> None:
     import numpy as np
 
-    from engine import machine
-    from engine._jit import cache_dir
-    from engine.env import Env
+    from arcade_lab.engine import machine
+    from arcade_lab.engine._jit import cache_dir
+    from arcade_lab.engine.env import Env
 
     e = Env(game, frameskip=4, repeat_action_probability=0.0, seed=0)
     acts = e.action_set()
     for _ in range(20):
         e.act(acts[0])
-    from engine import cpu
+    from arcade_lab.engine import cpu
 
     # the frame kernel and the device callbacks (bus decode + TIA; the undrawn-write one) are separate
     # machine-code objects
@@ -53,8 +53,8 @@ def child(game: str, seconds: float, out: str) -> None:
     t = time.perf_counter()
     n = 0
     undrawn = os.environ.get("JIT_PROFILE_UNDRAWN") == "1"
-    from engine import ale_core
-    from engine.env import _DELTA_FULL
+    from arcade_lab.engine import ale_core
+    from arcade_lab.engine.env import _DELTA_FULL
     c = e.console
     while time.perf_counter() - t < seconds:
         for _ in range(100):

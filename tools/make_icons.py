@@ -1,4 +1,4 @@
-"""Draw Arcade Lab's icon (a joystick on a TV) at the sizes Linux desktops want: packaging/icons/."""
+"""Draw Arcade Lab's icon (a joystick on a TV) at the sizes Linux desktops want: resources/icons/ (the app, the bundle and the desktop entry share them)."""
 from __future__ import annotations
 
 import sys
@@ -7,7 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QGuiApplication, QImage, QPainter, QPen
 
-OUT = Path(__file__).resolve().parent.parent / "packaging" / "icons"
+OUT = Path(__file__).resolve().parent.parent / "resources" / "icons"
 SIZES = (16, 32, 48, 64, 128, 256, 512)
 
 

@@ -1,6 +1,6 @@
 """AtariBench (Huo et al., 2026): vision-language models playing 20 Atari games through a fixed harness.
 
-    from agents.atari_bench import BenchConfig, OpenAIChatClient, run_bench
+    from arcade_lab.agents.atari_bench import BenchConfig, OpenAIChatClient, run_bench
     recs = run_bench(OpenAIChatClient(endpoint, model), ["pong"...], range(10), BenchConfig(), store=store)
 
 Records are ``EpisodeRecord(protocol="atari_bench", player="agent:vlm:<model>", seed=...)`` with the turn

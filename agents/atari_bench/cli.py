@@ -73,7 +73,7 @@ def atari_bench_main(argv=None) -> int:
         return 2
     store = None
     if not args.no_store:
-        from agents.evaluation.store import Store
+        from arcade_lab.agents.evaluation.store import Store
 
         store = Store(args.db)
     run_name = args.run_name or default_run_name(client, cfg)

@@ -19,10 +19,10 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from agents.base import EpisodeRecord
-from agents.external.protocol import encode_png
-from engine.env import Env
-from engine.rng import new_rng
+from arcade_lab.agents.base import EpisodeRecord
+from arcade_lab.agents.external.protocol import encode_png
+from arcade_lab.engine.env import Env
+from arcade_lab.engine.rng import new_rng
 
 from .clients import ModelClient, ModelError
 from .games import GAMES, resolve

@@ -8,7 +8,7 @@ import csv
 import json
 from pathlib import Path
 
-from agents.base import EpisodeRecord
+from arcade_lab.agents.base import EpisodeRecord
 
 from .replay import replay_episode
 
@@ -66,7 +66,7 @@ def write_session(store, session_id: int, folder, *, csv_file: bool = True, png:
 def write_episode_rows(w, rec: EpisodeRecord, number: int, settings=None, png_dir: Path | None = None) -> None:
     if png_dir is not None:
         png_dir.mkdir(parents=True, exist_ok=True)
-        from engine.png import png_bytes
+        from arcade_lab.engine.png import png_bytes
 
     def row(drv, env, action):
         i = drv.steps - 1

@@ -13,9 +13,9 @@ from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
 
-from agents.base import EpisodeRecord
-from engine import ale_core
-from engine.env import Env
+from arcade_lab.agents.base import EpisodeRecord
+from arcade_lab.engine import ale_core
+from arcade_lab.engine.env import Env
 
 # What a scored session locks in the app: anything that changes the score or the time a person has.
 # "agents": a machine taking over would make the episode no longer a human score.

@@ -11,7 +11,7 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-import engine
+from arcade_lab import engine
 
 BUILTIN_FILE = Path(__file__).resolve().parents[2] / "resources" / "protocols.toml"
 

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.base import EpisodeRecord
-from engine.console import State, StateError
-from engine.env import Env, sticky_threshold
-from engine.layout import E_EPFRAME, E_FRAMESKIP, E_MAXFRAMES, E_STICKY_THRESH
+from arcade_lab.agents.base import EpisodeRecord
+from arcade_lab.engine.console import State, StateError
+from arcade_lab.engine.env import Env, sticky_threshold
+from arcade_lab.engine.layout import E_EPFRAME, E_FRAMESKIP, E_MAXFRAMES, E_STICKY_THRESH
 
 from .presets import PRESETS, EpisodeDriver, Preset, preset_from_settings
 
@@ -47,7 +47,7 @@ def preset_of(rec: EpisodeRecord, settings: dict | None = None) -> Preset:
 
 
 def env_for(rec: EpisodeRecord, preset: Preset) -> Env:
-    from engine import roms
+    from arcade_lab.engine import roms
 
     env = Env(rec.game, mode=None, frameskip=preset.frameskip,
               repeat_action_probability=preset.repeat_action_probability,

@@ -23,7 +23,7 @@ from typing import Callable, Iterable, TextIO
 
 import numpy as np
 
-from agents.base import EpisodeRecord, Observation
+from arcade_lab.agents.base import EpisodeRecord, Observation
 from .protocols import Protocol
 
 BASELINE_ACTIONS = range(18)
@@ -42,7 +42,7 @@ def resolve_agent(spec: str, env, seed: int):
 
 
 def _registry() -> Callable:
-    from agents.registry import make_agent
+    from arcade_lab.agents.registry import make_agent
 
     return make_agent
 
@@ -74,7 +74,7 @@ def check_agent_spec(spec: str) -> None:
         return
     if spec.strip().lower().startswith(("ext:cmd:", "ext:tcp:")):
         return  # an external agent: whether it answers is found out per task (and recorded if not)
-    from agents.registry import agent_specs
+    from arcade_lab.agents.registry import agent_specs
 
     known = agent_specs()
     if spec.strip().lower() not in known:
@@ -202,7 +202,7 @@ def run_task(task: Task) -> dict:
 
 
 def _play(task: Task) -> Iterable[EpisodeRecord]:
-    from engine.env import Env
+    from arcade_lab.engine.env import Env
 
     p = task.protocol
     # the env exists before the agent: planning agents take it as their simulator
@@ -218,7 +218,7 @@ def _play(task: Task) -> Iterable[EpisodeRecord]:
         # ALE 2013's Random: a decision every emulated frame, whatever the protocol's frame skip (protocols
         # that define their random baseline at the control rate, like AtariBench's, leave this off)
         # (the env has no frame-skip setter; its register is what Env.__init__ writes)
-        from engine.layout import E_FRAMESKIP
+        from arcade_lab.engine.layout import E_FRAMESKIP
 
         env.console.s[E_FRAMESKIP] = 1
     decision_frames = 1 if per_frame else p.frameskip

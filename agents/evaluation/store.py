@@ -23,7 +23,7 @@ from typing import Iterable
 
 import numpy as np
 
-from agents.base import EpisodeRecord
+from arcade_lab.agents.base import EpisodeRecord
 
 SCHEMA_VERSION = 1
 DB_NAME = "arcade-lab.sqlite3"

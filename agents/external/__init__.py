@@ -10,8 +10,8 @@ Specs:
 """
 from __future__ import annotations
 
-from engine.env import Env
-from engine.layout import E_FRAMESKIP
+from arcade_lab.engine.env import Env
+from arcade_lab.engine.layout import E_FRAMESKIP
 
 from .protocol import (OBSERVATION_KINDS, PROTOCOL_VERSION, ExternalAgent, ExternalAgentError, ProcessTransport,
                        TcpTransport, encode_png)

@@ -24,7 +24,7 @@ import zlib
 
 import numpy as np
 
-from agents.base import AgentFailure, Observation
+from arcade_lab.agents.base import AgentFailure, Observation
 
 PROTOCOL_VERSION = "arcade-lab-agent/1"
 OBSERVATION_KINDS = ("indices", "png", "none")

@@ -78,7 +78,7 @@ class FeatureOverlay(QWidget):
         sx, sy = r.width() / 160.0, r.height() / h
         p = QPainter(self)
         if d["kind"] == "tiles":
-            from agents.features import N_TILE_X, N_TILE_Y, TILE_W
+            from arcade_lab.agents.features import N_TILE_X, N_TILE_Y, TILE_W
             p.setPen(QPen(QColor(255, 255, 0, 200), 1))
             fill = QColor(255, 255, 0, 50)
             for t in np.asarray(d["tiles"]).tolist():
@@ -319,7 +319,7 @@ class AgentsPanel(QDockWidget):
         return w
 
     def _paper_sarsa(self, fs: str) -> None:
-        from agents.sarsa import PAPER_CONFIG, PAPER_PARAMS, SarsaConfig
+        from arcade_lab.agents.sarsa import PAPER_CONFIG, PAPER_PARAMS, SarsaConfig
 
         a, lam = PAPER_PARAMS.get(fs, (0.5, 0.9))
         self.sarsa_alpha.setValue(a)
@@ -425,10 +425,10 @@ class AgentsPanel(QDockWidget):
     def _build(sess, spec, params, weights, opts):
         """Off the GUI thread: build the agent. Feature sets that sample screens play their own copy of
         the game, never the session's console."""
-        from agents.registry import make_agent
+        from arcade_lab.agents.registry import make_agent
 
         if spec.startswith("sarsa"):
-            import engine
+            from arcade_lab import engine
 
             env = engine.Env(str(sess.info.path or sess.info.id), mode=sess.env.mode, frameskip=opts["fpa"],
                              repeat_action_probability=0.0, seed=opts["seed"])
@@ -486,7 +486,7 @@ class AgentsPanel(QDockWidget):
     def _store(self):
         if self.store is None:
             try:
-                from agents.evaluation.store import Store
+                from arcade_lab.agents.evaluation.store import Store
 
                 self.store = Store()
             except Exception as e:  # no database: agents still play, scores are not kept

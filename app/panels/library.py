@@ -6,7 +6,7 @@ from PySide6.QtGui import QIcon, QImage, QPixmap
 from PySide6.QtWidgets import (QDockWidget, QFileDialog, QHBoxLayout, QLineEdit, QListWidget, QListWidgetItem,
                                QPushButton, QVBoxLayout, QWidget)
 
-from engine import roms
+from arcade_lab.engine import roms
 
 
 class LibraryPanel(QDockWidget):

@@ -49,7 +49,7 @@ def normalise(scores: np.ndarray, ref: tuple[float, float] | None, how: str) -> 
     (``agents.evaluation.metrics``: s / random, ALE 2013 §4.1.1; (s - random) / (human - random))."""
     if how == "raw" or ref is None:
         return scores
-    from agents.evaluation.metrics import human_normalised, random_normalised  # scipy: only when asked
+    from arcade_lab.agents.evaluation.metrics import human_normalised, random_normalised  # scipy: only when asked
 
     rnd, hum = ref
     return random_normalised(scores, rnd) if how == "random" else human_normalised(scores, rnd, hum)
@@ -118,7 +118,7 @@ class ScoresPanel(QDockWidget):
     def store(self):
         if self._store is None:
             try:
-                from agents.evaluation.store import Store
+                from arcade_lab.agents.evaluation.store import Store
 
                 self._store = Store()
             except Exception as e:  # no database: show why, keep polling quietly

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (QSlider, QComboBox, QDialog, QDialogButtonBox, QDockWidget, QFormLayout, QHBoxLayout, QLabel,
                                QLineEdit, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
-from agents.evaluation.presets import PRESETS
+from arcade_lab.agents.evaluation.presets import PRESETS
 
 
 class NewSessionDialog(QDialog):
@@ -59,7 +59,7 @@ class NewSessionDialog(QDialog):
         self._preset_changed()
 
     def _game_changed(self) -> None:
-        from engine import games
+        from arcade_lab.engine import games
 
         self.mode.clear()
         self.difficulty.clear()

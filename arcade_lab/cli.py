@@ -9,17 +9,17 @@ from . import __version__
 # Subcommands owned by other packages: (module, function taking the remaining argv). Until the module
 # exists the command says which capability is pending and exits 2 — it never pretends to work.
 DELEGATED = {
-    "run": ("agents.cli", "run_main", "agents (ALE 2013 baselines, SARSA(λ), UCT, BFS)"),
-    "eval": ("agents.evaluation.cli", "eval_main", "evaluation (protocols, Ray runner, metrics)"),
-    "report": ("agents.evaluation.cli", "report_main", "evaluation reports"),
-    "replay": ("agents.evaluation.replay", "replay_main", "recorded sessions and replay verification"),
-    "atari-bench": ("agents.atari_bench.cli", "atari_bench_main", "AtariBench: vision-language models on 20 games"),
-    "warm": ("agents.warm", "main", "compile every kernel now (the first start and first agent attach are then quick)"),
+    "run": ("arcade_lab.agents.cli", "run_main", "agents (ALE 2013 baselines, SARSA(λ), UCT, BFS)"),
+    "eval": ("arcade_lab.agents.evaluation.cli", "eval_main", "evaluation (protocols, Ray runner, metrics)"),
+    "report": ("arcade_lab.agents.evaluation.cli", "report_main", "evaluation reports"),
+    "replay": ("arcade_lab.agents.evaluation.replay", "replay_main", "recorded sessions and replay verification"),
+    "atari-bench": ("arcade_lab.agents.atari_bench.cli", "atari_bench_main", "AtariBench: vision-language models on 20 games"),
+    "warm": ("arcade_lab.warm", "main", "compile every kernel now (the first start and first agent attach are then quick)"),
 }
 
 
 def _cmd_games(args) -> int:
-    from . import roms
+    from .engine import roms
 
     errors: list = []
     infos = roms.scan(args.paths, errors=errors)
@@ -37,7 +37,7 @@ def _cmd_games(args) -> int:
 
 def _cmd_play(args) -> int:
     try:
-        from app.main import main as app_main
+        from arcade_lab.app.main import main as app_main
     except ImportError as e:  # the desktop app is optional at install time
         print(f"The desktop app cannot start: {e}", file=sys.stderr)
         return 2
@@ -58,11 +58,11 @@ def _cmd_parity(args) -> int:
 
 def _cmd_bench(args) -> int:
     if args.agents:
-        from agents.bench import main as agents_bench
+        from arcade_lab.agents.bench import main as agents_bench
 
         return agents_bench(args.agent_args)
     if args.app:
-        from app.bench_app import main as app_bench
+        from arcade_lab.app.bench_app import main as app_bench
 
         return app_bench(args)
     from .bench import main as bench_main

@@ -18,8 +18,9 @@ def _version(mod: str) -> str | None:
 
 def checks() -> list[tuple[str, bool, str, str]]:
     """(item, ok, finding, advice)."""
-    from . import __version__, roms
-    from ._jit import cache_dir
+    from . import __version__
+    from .engine import roms
+    from .engine._jit import cache_dir
 
     out: list[tuple[str, bool, str, str]] = []
     out.append(("Arcade Lab", True, __version__, ""))

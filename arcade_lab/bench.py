@@ -49,7 +49,7 @@ def _round_trip_us(clone, restore, n: int = 20000) -> float:
 def single_ours(game: str, frames: int, frameskip: int):
     """(run, round trip) timers for our engine: ``run()`` is one timed run's frames/s, ``round_trip()``
     the clone+restore µs."""
-    from .env import Env
+    from .engine.env import Env
 
     env = Env(game, frameskip=frameskip, repeat_action_probability=0.0, seed=0)
     acts = _actions(env.minimal_actions(), frames // frameskip + 1, 1)
@@ -63,7 +63,7 @@ def single_ale(game: str, frames: int, frameskip: int):
     """The same timers for ``ale_py.ALEInterface``."""
     import ale_py
 
-    from . import roms
+    from .engine import roms
 
     ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
     ale = ale_py.ALEInterface()
@@ -110,7 +110,7 @@ def _vector_runner(v, n_actions: int, num_envs: int, steps: int):
 
 
 def vector_ours(game: str, num_envs: int, steps: int):
-    from .vector import VectorEnv
+    from .engine.vector import VectorEnv
 
     v = VectorEnv(game, num_envs, obs_type="grayscale", frameskip=4, repeat_action_probability=0.0)
     return _vector_runner(v, len(v.action_set), num_envs, steps)

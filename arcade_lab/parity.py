@@ -81,8 +81,8 @@ def compare_game(game: str, frames: int, seed: int = 0, *, frameskip: int = 1, s
                  mode: int | None = None, difficulty: int | None = None, out: Path | None = None,
                  env_seed: int | None = None) -> Result:
     """Lockstep ``frames`` steps of one game. With a mode/difficulty, both engines switch to it and reset."""
-    from . import roms
-    from .env import Env
+    from .engine import roms
+    from .engine.env import Env
 
     t0 = time.time()
     rom = roms.rom_path(game)
@@ -181,8 +181,8 @@ def load_ledger() -> dict:
 
 
 def main(args) -> int:
-    from . import list_games
-    from .env import Env
+    from .engine import list_games
+    from .engine.env import Env
 
     try:
         import ale_py  # noqa: F401

@@ -25,7 +25,7 @@ AGENTS = (
 
 def warm(game: str = "pong", agents: bool = True, out=print) -> dict:
     """Load or compile the kernels; returns seconds per part (the emulator, then each agent kind)."""
-    from engine.env import Env
+    from arcade_lab.engine.env import Env
 
     times = {}
     t = time.perf_counter()
@@ -35,13 +35,13 @@ def warm(game: str = "pong", agents: bool = True, out=print) -> dict:
         env.act(0)
     env.restore_state(env.clone_state())
     times["emulator"] = time.perf_counter() - t
-    from engine._jit import mark_cache_warm
+    from arcade_lab.engine._jit import mark_cache_warm
 
     mark_cache_warm()
     out(f"emulator: {times['emulator']:.1f} s")
     if agents:
-        from .base import RunConfig, Runner
-        from .registry import make_agent
+        from .agents.base import RunConfig, Runner
+        from .agents.registry import make_agent
 
         for spec, params in AGENTS:
             t = time.perf_counter()
@@ -59,7 +59,7 @@ def main(argv=None) -> int:
     p.add_argument("--game", default="pong")
     p.add_argument("--no-agents", action="store_true", help="only the emulator")
     a = p.parse_args(argv)
-    from engine._jit import cache_dir
+    from arcade_lab.engine._jit import cache_dir
 
     t = time.perf_counter()
     warm(a.game, not a.no_agents)
