@@ -5,7 +5,8 @@ import threading
 
 from PySide6.QtCore import QEvent, QObject, QSettings, Qt, Signal
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QKeySequenceEdit, QLabel, QVBoxLayout)
+from PySide6.QtWidgets import (QAbstractSpinBox, QApplication, QComboBox, QDialog, QDialogButtonBox, QFormLayout,
+                               QKeySequenceEdit, QLabel, QLineEdit, QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget)
 
 from .session import InputFrame
 
@@ -148,19 +149,52 @@ class InputState(QObject):
                           rewind="rewind" in h)
 
 
+TEXT_WIDGETS = (QLineEdit, QTextEdit, QPlainTextEdit, QAbstractSpinBox, QKeySequenceEdit)
+
+
+def wants_keys(widget: QWidget | None) -> bool:
+    """True when ``widget`` takes every key itself: it types text or captures keys (line edits, editable
+    combo boxes, spin boxes, key-sequence fields, or a part of one), or it lives in a dialog."""
+    w = widget
+    while w is not None:
+        if isinstance(w, (TEXT_WIDGETS, QDialog)) or (isinstance(w, QComboBox) and w.isEditable()):
+            return True
+        if w.isWindow():
+            return False
+        w = w.parentWidget()
+    return False
+
+
 class KeyFilter(QObject):
-    """Application-wide key handling for the game view, ignoring auto-repeat; releases on focus loss."""
+    """Application-wide key handling for the game view, ignoring auto-repeat; releases on focus loss.
+
+    Qt delivers a key first to the window, then to the focused widget and up its parents, and an
+    application filter sees every stop; so the game takes a key only where no text field, dialog, key
+    capture, menu or popup has the focus: W/A/S/D, Space or Backspace typed into a search field stay text.
+    """
 
     def __init__(self, state: InputState, parent=None):
         super().__init__(parent)
         self.state = state
 
+    @staticmethod
+    def game_has_keys(receiver) -> bool:
+        app = QApplication.instance()
+        if app.activeModalWidget() is not None or app.activePopupWidget() is not None:
+            return False
+        if wants_keys(app.focusWidget()):
+            return False
+        return not (isinstance(receiver, QWidget) and wants_keys(receiver))
+
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt API)
         t = event.type()
         if t == QEvent.Type.KeyPress:
+            if not self.game_has_keys(obj):
+                return False
             return self.state.key_press(event.key(), event.isAutoRepeat())
         if t == QEvent.Type.KeyRelease:
-            return self.state.key_release(event.key(), event.isAutoRepeat())
+            handled = self.state.key_release(event.key(), event.isAutoRepeat())
+            return handled and self.game_has_keys(obj)  # a held control is let go either way
         if t in (QEvent.Type.WindowDeactivate, QEvent.Type.FocusOut, QEvent.Type.ApplicationDeactivate):
             self.state.release_all()
         return False
@@ -221,4 +255,4 @@ def _pair(a, b):
     return w
 
 
-__all__ = ["InputState", "KeyMap", "KeyFilter", "RemapDialog", "DEFAULT_KEYS", "key_code", "key_name", "Qt"]
+__all__ = ["InputState", "KeyMap", "KeyFilter", "wants_keys", "RemapDialog", "DEFAULT_KEYS", "key_code", "key_name", "Qt"]

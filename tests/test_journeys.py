@@ -1,0 +1,186 @@
+"""Journeys through the real window as a person makes them: keys and clicks go to the widget that has
+focus (through the app's own event filter), dialogs are found as the active modal widget and answered
+with keys, and every check reads what the window shows.
+
+Set ARCADE_LAB_JOURNEY_SHOTS to a folder (docs/journeys) to save a picture of each journey there."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("PySide6")
+from PySide6.QtCore import Qt, QTimer  # noqa: E402
+from PySide6.QtWidgets import QApplication, QMessageBox  # noqa: E402
+
+from arcade_lab.agents.evaluation.store import Store  # noqa: E402
+
+CTRL = Qt.KeyboardModifier.ControlModifier
+
+
+# -- helpers ------------------------------------------------------------------------------------------------
+def shot(widget, name: str) -> None:
+    folder = os.environ.get("ARCADE_LAB_JOURNEY_SHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        widget.grab().save(str(Path(folder) / f"{name}.png"))
+
+
+def activate(win, qtbot) -> None:
+    win.activateWindow()
+    qtbot.waitUntil(win.isActiveWindow, timeout=5000)
+
+
+def focused():
+    return QApplication.focusWidget()
+
+
+def click_into(qtbot, widget) -> None:
+    qtbot.mouseClick(widget, Qt.MouseButton.LeftButton)
+    assert focused() is widget or widget.isAncestorOf(focused())
+
+
+class WhenModal:
+    """Runs ``act(dialog)`` once a modal dialog is up: the code that opens one blocks in exec(), so the
+    answer has to be scheduled before the key or click that opens it."""
+
+    def __init__(self, act):
+        self.act, self.seen = act, []
+        self.timer = QTimer()
+        self.timer.setInterval(50)
+        self.timer.timeout.connect(self._tick)
+        self.timer.start()
+
+    def _tick(self) -> None:
+        w = QApplication.activeModalWidget()
+        if w is not None and w.isVisible() and QApplication.activeWindow() is w:
+            self.timer.stop()
+            self.seen.append(w)
+            self.act(w)
+
+    def stop(self) -> None:
+        self.timer.stop()
+
+
+def answer(key):
+    """An act for WhenModal: remember the question's text and press ``key`` in it."""
+    texts = {}
+
+    def act(box):
+        texts["text"] = box.text() + "\n" + box.informativeText() if isinstance(box, QMessageBox) else ""
+        shot(box, f"question-{key.name}")
+        QTimer.singleShot(0, lambda: _press(box, key))
+
+    act.texts = texts
+    return act
+
+
+def _press(box, key) -> None:
+    from PySide6.QtTest import QTest
+
+    QTest.keyClick(focused() or box, key)
+
+
+def new_session(win, qtbot, name: str) -> dict:
+    """Session ▸ New session… (Ctrl+N), the player name typed over the default, Enter: what the dialog
+    showed just before Enter."""
+    from PySide6.QtTest import QTest
+
+    seen = {}
+
+    def fill(dlg):
+        f = focused()
+        seen["focus_in_player"] = dlg.player.isAncestorOf(f) or f is dlg.player
+        QTest.keyClick(f, Qt.Key.Key_A, CTRL)
+        QTest.keyClicks(f, name)
+        seen["player"] = dlg.player.currentText()
+        shot(dlg, "new-session")
+        QTest.keyClick(focused(), Qt.Key.Key_Return)
+        if dlg.isVisible():  # Return stayed in the editable combo box: press OK as a person would
+            from PySide6.QtWidgets import QDialogButtonBox
+
+            ok = dlg.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok)
+            QTest.mouseClick(ok, Qt.MouseButton.LeftButton)
+
+    w = WhenModal(fill)
+    qtbot.keyClick(focused() or win, Qt.Key.Key_N, CTRL)
+    w.stop()
+    activate(win, qtbot)   # the dialog is gone: the main window takes the keys again
+    return seen
+
+
+def library_row(win, game_id: str):
+    lst = win.library.list
+    for i in range(lst.count()):
+        it = lst.item(i)
+        if not it.isHidden() and it.data(Qt.ItemDataRole.UserRole).id == game_id:
+            return lst.visualItemRect(it).center()
+    raise AssertionError(f"{game_id} is not shown in the library")
+
+
+# -- a. typing ----------------------------------------------------------------------------------------------
+def test_typing_breakout_into_the_library_search_filters_the_list(open_window, qtbot):
+    win = open_window("pong")
+    activate(win, qtbot)
+    search = win.library.search
+    click_into(qtbot, search)
+    qtbot.keyClicks(focused(), "breax")
+    qtbot.keyClick(focused(), Qt.Key.Key_Backspace)
+    qtbot.keyClicks(focused(), "kout")
+    assert search.text() == "breakout"
+    shown = win.library.visible_infos()
+    assert "breakout" in [i.id for i in shown]
+    assert all("breakout" in i.id or "breakout" in i.title.lower() for i in shown)
+    assert not win.input.snapshot().left  # the A went into the text, not to the joystick
+    shot(win, "search")
+    # Ctrl+A selects the text, a word typed over it replaces it
+    qtbot.keyClick(focused(), Qt.Key.Key_A, CTRL)
+    qtbot.keyClicks(focused(), "pong")
+    assert search.text() == "pong"
+    # back in the game view the same keys are the joystick again
+    click_into(qtbot, win.view)
+    qtbot.keyPress(focused(), Qt.Key.Key_A)
+    assert win.input.snapshot().left
+    qtbot.keyRelease(focused(), Qt.Key.Key_A)
+    assert not win.input.snapshot().left
+
+
+def test_typing_a_player_name_into_the_new_session_dialog(open_window, qtbot, tmp_path):
+    win = open_window("pong", store=Store(tmp_path / "s.db"))
+    activate(win, qtbot)
+    click_into(qtbot, win.view)
+    seen = new_session(win, qtbot, "Sandra Wade")
+    assert seen["focus_in_player"]
+    assert seen["player"] == "Sandra Wade"
+    qtbot.waitUntil(lambda: getattr(win.session, "recording", False), timeout=30000)
+    qtbot.waitUntil(lambda: "human:Sandra Wade" in win.st_game.text(), timeout=5000)
+    assert "human:Sandra Wade" in [p["name"] for p in win.store.players()]
+
+
+def test_remap_dialog_captures_left_and_a(open_window, qtbot):
+    from PySide6.QtTest import QTest
+
+    win = open_window("pong")
+    activate(win, qtbot)
+    captured = {}
+
+    def remap(dlg):
+        e1, e2 = dlg.edits["fire"]
+        QTest.mouseClick(e1, Qt.MouseButton.LeftButton)
+        QTest.keyClick(focused(), Qt.Key.Key_Left)
+        QTest.mouseClick(e2, Qt.MouseButton.LeftButton)
+        QTest.keyClick(focused(), Qt.Key.Key_A)
+        captured["fire"] = (e1.keySequence().toString(), e2.keySequence().toString())
+        shot(dlg, "remap")
+        QTest.keyClick(dlg, Qt.Key.Key_Escape)   # cancel: the default keys stay
+
+    w = WhenModal(remap)
+    qtbot.keyClick(focused() or win, Qt.Key.Key_I, Qt.KeyboardModifier.AltModifier)  # Input menu
+    qtbot.waitUntil(lambda: QApplication.activePopupWidget() is not None, timeout=5000)
+    menu = QApplication.activePopupWidget()
+    qtbot.keyClick(menu, Qt.Key.Key_Down)
+    qtbot.keyClick(menu, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: bool(w.seen), timeout=5000)
+    w.stop()
+    assert captured["fire"] == ("Left", "A")
