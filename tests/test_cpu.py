@@ -1,4 +1,5 @@
-"""6502 core: Klaus Dormann's functional test, and the ALE-specific CPU quirks of ale-behaviour.md §3.2/§5."""
+"""6502 core: Klaus Dormann's functional test, and the CPU quirks of ALE's "Low" 6502 (timing, decimal mode,
+unofficial opcodes, JAMs, the generated interpreter loop)."""
 from __future__ import annotations
 
 import numpy as np

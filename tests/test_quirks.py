@@ -1,4 +1,4 @@
-"""The ALE/Stella-2.x quirks of ale-behaviour.md §3 and §5, one test each, on small test cartridges.
+"""The quirks of ALE's Stella-2.x core (CPU, TIA, RIOT timing), one test each, on small test cartridges.
 
 Each cartridge runs on our engine and on ale-py side by side (ale-py accepts an unknown ROM when its
 file is named like a supported game — we use Seaquest's rules, which need no mode selection); every
