@@ -246,7 +246,7 @@ def jit(fn=None, **kw):
 
     Reference counting is off (``_nrt=False``): hot kernels only index arrays they are handed and never
     allocate, and numba's per-call incref/decref of every array argument otherwise dominates the CPU
-    loop (measured: ~200 ns per 6502 instruction with it, see the commit). Kernels that must allocate
+    loop (measured: ~200 ns per 6502 instruction with it). Kernels that must allocate
     use ``jit(_nrt=True)``."""
     opts = dict(cache=True, nogil=True, _nrt=False)
     opts.update(kw)

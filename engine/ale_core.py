@@ -1,9 +1,9 @@
 """ALE's environment layer, compiled: actions to input events, ``emulate``, ``pressSelect``,
 ``softReset``, ``act`` with frame skip and sticky actions, and the reset choreography.
 
-Everything here mirrors ``StellaEnvironment``/``ALEState`` of ALE 0.12.1 (ale-behaviour.md §1.3-1.5, §1.8)
-and runs without returning to Python, so search and batched stepping stay compiled. The game's rules are
-reached through ``games._dispatch`` (step after every emulated frame).
+Everything here mirrors ``StellaEnvironment``/``ALEState`` of ALE 0.12.1 and runs without returning to
+Python, so search and batched stepping stay compiled. The game's rules are reached through
+``games._dispatch`` (step after every emulated frame).
 """
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """Cartridge bank-switching schemes: detection (ALE's rules) and their compiled bus behaviour.
 
-Detection follows the order of checks ALE 0.12.1 applies in ``Cartridge::autodetectType`` (facts from
-``../shared/docs/ale-behaviour.md`` §3.6); the property table may override it. The compiled side lives in
-``machine.py`` (``cart_peek``/``cart_poke``), keyed by the scheme ids below.
+Detection follows the order of checks ALE 0.12.1 applies in ``Cartridge::autodetectType``; the property
+table may override it. The compiled side lives in ``cart_bus.py`` (``cart_peek``/``cart_poke``), keyed by the
+scheme ids below.
 """
 from __future__ import annotations
 

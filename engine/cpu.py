@@ -1,4 +1,4 @@
-"""NMOS 6502 as ALE's "Low" CPU runs it (ale-behaviour.md §3.2).
+"""NMOS 6502 as ALE's "Low" CPU runs it.
 
 Timing convention: the opcode is fetched, then the instruction's whole base cycle count is charged before
 any operand access, plus page-cross/branch extras — so every TIA/RIOT access is stamped at the end of the

@@ -4,7 +4,7 @@ Why generated: a loop that decodes an opcode in two steps (addressing group, the
 table load and two data-dependent dispatches per instruction; in the profile of that loop decode and
 dispatch took about 40 % of its time. One case per opcode — its addressing mode and operation written out
 together — needs one indirect jump for the commonest opcodes (see ``ORDER``) and nothing to decode
-(docs/engine.md, Speed, twelfth session: 1.17-1.29x on undrawn frames). Writing 256 such cases by hand
+(docs/engine.md, "The 6502"). Writing 256 such cases by hand
 would be 256 chances to get one wrong; here each addressing mode and each operation is written once,
 below, and a test checks that ``cpu_exec.py`` is what this module writes.
 

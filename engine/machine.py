@@ -1,7 +1,7 @@
 """The compiled console: power-on, system reset, one video frame (ALE ``TIA::update``), input latching.
 
 A frame runs the CPU for up to 25 000 instructions; it ends when the TIA sees the VSYNC-off write (or the
-line limit), otherwise it stays partial, is greyed, and continues at the next call (ale-behaviour.md §3.3).
+line limit), otherwise it stays partial, is greyed, and continues at the next call (as in ALE).
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """M6532 RIOT: 128 bytes of RAM, the two I/O ports and the interval timer, as ALE's core models them.
 
-The timer follows ALE's formula-based model (ale-behaviour.md §3.4), including its "T-1 on the first
+The timer follows ALE's formula-based model, including its "T-1 on the first
 read" convention and the peculiar slow negative count after the first read past expiry. Cycle stamps are
 C ``int`` values and the arithmetic is done modulo 2^32, exactly as the C++ mixes int and uint32.
 """

@@ -3,7 +3,7 @@
 The TIA clocks its audio twice per scanline (every 38 CPU cycles, ~31.4 kHz NTSC). We run the same
 clock over each emulated frame and apply every logged register write at the cycle it happened, so sound
 is time-aligned with the picture. Each divider pulse clocks a 4-bit and a 5-bit polynomial counter as
-the voice's AUDC selects (the Stella 2.x/ALE model, ale-behaviour.md §4); the voice outputs bit 3 of its
+the voice's AUDC selects (the Stella 2.x/ALE model); the voice outputs bit 3 of its
 4-bit register. Audio never influences emulation.
 """
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Every TIA access first draws all pixels from the last update point up to "now" with the register values
 of that moment (ALE ``updateFrame``); then the access changes registers. Only scanlines inside the
-YStart..YStart+Height window are drawn or collision-checked. Timing facts: ale-behaviour.md §3.3, §5.
+YStart..YStart+Height window are drawn or collision-checked.
 """
 from __future__ import annotations
 

@@ -2,8 +2,8 @@
 
 All positions are relative: an object at position ``p`` covers pixel ``x`` when its table row has a
 non-zero entry at ``(x - p) mod 160``. The facts behind these tables (copy spacings, the one-pixel delay of
-double/quad-width players, the HMOVE motion amounts per CPU cycle, poke delays) are documented in
-``../shared/docs/ale-behaviour.md`` §3.3.
+double/quad-width players, the HMOVE motion amounts per CPU cycle, poke delays) are those of ALE 0.12.1's
+TIA; ``tests/test_quirks.py`` checks them against ale-py.
 """
 from __future__ import annotations
 
