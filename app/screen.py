@@ -2,11 +2,13 @@
 
 Default pixel aspect is 2:1 (each of the 160 pixels twice as wide as tall) with integer scaling and
 letterboxing; "4:3 TV" stretches to a 4:3 picture. Presentation mode adds a large score/player overlay.
+Over the picture: a banner at the bottom (``message``), a short-lived notice at the top (``flash``) and a
+small permanent line in the top-right corner (``corner``: the state slot, or a scored session's badge).
 """
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QRect, QSize, Qt, Signal
+from PySide6.QtCore import QPoint, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QPainter
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -28,26 +30,43 @@ class GameView(QWidget):
         self.setMinimumSize(320, 210)
         self._frame = np.zeros((210, 160), dtype=np.uint8)
         self._table = color_table(np.zeros((256, 3), dtype=np.uint8))
-        self._image: QImage | None = None
         self.aspect_tv = False
         self.presentation = False
         self.overlay_lines: list[str] = []
         self.message = ""
+        self.notice = ""
+        self.corner = ""
+        self._notice_timer = QTimer(self)
+        self._notice_timer.setSingleShot(True)
+        self._notice_timer.timeout.connect(self._clear_notice)
         self.frames_painted = 0
         self.setAutoFillBackground(False)
 
     def set_palette(self, palette: np.ndarray) -> None:
         self._table = color_table(palette)
-        self._image = None
 
     def show_frame(self, frame: np.ndarray) -> None:
         """Take a copy of the frame (the emulator keeps writing into its own buffer)."""
         if frame.shape != self._frame.shape:
             self._frame = np.array(frame, dtype=np.uint8, copy=True)
-            self._image = None
         else:
             np.copyto(self._frame, frame)
         self.update()
+
+    def flash(self, text: str, ms: int = 2500) -> None:
+        """Show ``text`` at the top of the picture for ``ms`` milliseconds."""
+        self.notice = text
+        self._notice_timer.start(ms)
+        self.update()
+
+    def _clear_notice(self) -> None:
+        self.notice = ""
+        self.update()
+
+    def set_corner(self, text: str) -> None:
+        if text != self.corner:
+            self.corner = text
+            self.update()
 
     def frame(self) -> np.ndarray:
         return self._frame
@@ -79,14 +98,11 @@ class GameView(QWidget):
         p = QPainter(self)
         p.fillRect(self.rect(), QColor(0, 0, 0))
         h, w = self._frame.shape
-        if self._image is None or self._image.height() != h:
-            self._image = QImage(self._frame.data, w, h, w, QImage.Format.Format_Indexed8)
-            self._image.setColorTable(self._table)
-        else:
-            # the QImage wraps our array; refresh its pixels by re-wrapping (the data pointer is stable)
-            self._image = QImage(self._frame.data, w, h, w, QImage.Format.Format_Indexed8)
-            self._image.setColorTable(self._table)
-        p.drawImage(self.target_rect(), self._image)
+        # Wrapped afresh on every paint (no copy: the QImage views our array), so the picture always
+        # shows the latest pixels, frame shape and colour table.
+        image = QImage(self._frame.data, w, h, w, QImage.Format.Format_Indexed8)
+        image.setColorTable(self._table)
+        p.drawImage(self.target_rect(), image)
         if self.presentation and self.overlay_lines:
             f = QFont(self.font())
             f.setPointSize(max(14, self.height() // 28))
@@ -97,6 +113,10 @@ class GameView(QWidget):
             for line in self.overlay_lines:
                 p.drawText(20, y, line)
                 y += int(f.pointSize() * 1.6)
+        if self.notice:
+            self._paint_notice(p)
+        if self.corner:
+            self._paint_corner(p)
         if self.message:
             f = QFont(self.font())
             f.setPointSize(max(12, self.height() // 30))
@@ -107,3 +127,29 @@ class GameView(QWidget):
             p.drawText(r, Qt.AlignmentFlag.AlignCenter, self.message)
         p.end()
         self.frames_painted += 1
+
+    def _paint_notice(self, p: QPainter) -> None:
+        f = QFont(self.font())
+        f.setPointSize(max(11, self.height() // 34))
+        f.setBold(True)
+        p.setFont(f)
+        fm = p.fontMetrics()
+        flags = Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap
+        box = fm.boundingRect(QRect(0, 0, max(40, self.width() - 40), self.height()), flags, self.notice)
+        r = box.adjusted(-12, -6, 12, 6)
+        r.moveCenter(self.rect().center())
+        r.moveTop(12)
+        p.fillRect(r, QColor(0, 0, 0, 190))
+        p.setPen(QColor(255, 255, 255))
+        p.drawText(r, flags, self.notice)
+
+    def _paint_corner(self, p: QPainter) -> None:
+        f = QFont(self.font())
+        f.setPointSize(max(9, self.height() // 60))
+        p.setFont(f)
+        fm = p.fontMetrics()
+        r = QRect(0, 0, fm.horizontalAdvance(self.corner) + 12, fm.height() + 6)
+        r.moveTopRight(self.rect().topRight() + QPoint(-4, 4))
+        p.fillRect(r, QColor(0, 0, 0, 150))
+        p.setPen(QColor(200, 220, 255))
+        p.drawText(r, Qt.AlignmentFlag.AlignCenter, self.corner)

@@ -168,8 +168,9 @@ class MainWindow(QMainWindow):
         a = self._act(sp, "Unthrottled", lambda checked=False: self.set_speed(None), checkable=True)
         grp.addAction(a)
         g.addSeparator()
-        self._act(g, "Save state", self.save_state, "F5")
-        self._act(g, "Load state", lambda: self.load_state(self.slot), "F7")
+        # (a menu action's `checked` must never arrive as the slot: both keys use the current one)
+        self._act(g, "Save state", lambda: self.save_state(), "F5")
+        self._act(g, "Load state", lambda: self.load_state(), "F7")
         self.slot_menu = g.addMenu("State slot")
         self.slot_menu.aboutToShow.connect(self._build_slot_menu)
         self._act(g, "Rewind: hold Backspace", lambda: self.statusBar().showMessage(
@@ -297,6 +298,8 @@ class MainWindow(QMainWindow):
         self.sessions.refresh()
         self.view.set_palette(self._palette_for(sess))
         self.view.message = ""
+        self.view.set_corner("")
+        self._show_slot()
         self.st_game.setText(f"{sess.info.title} ({sess.info.id})" + ("" if sess.has_rules else " — no game rules"))
         self.setWindowTitle(f"{sess.info.title} — {APP}")
         self._build_mode_menus(sess)
@@ -373,7 +376,8 @@ class MainWindow(QMainWindow):
 
     def _on_notice(self, msg: str) -> None:
         self.statusBar().showMessage(msg, 3000)
-        if msg.startswith("State saved"):
+        self.view.flash(msg)
+        if msg.startswith("Saved to slot"):
             self.snapshots.refresh()  # the file exists now (written on the emulator thread)
 
     def _on_error(self, msg: str) -> None:
@@ -457,9 +461,20 @@ class MainWindow(QMainWindow):
                     else ("damaged" if e else "empty"))
             a = QAction(f"Slot {n} — {when}", self, checkable=True)
             a.setChecked(n == self.slot)
-            a.triggered.connect(lambda checked=False, n=n: setattr(self, "slot", n))
+            a.triggered.connect(lambda checked=False, n=n: self.set_slot(n))
             grp.addAction(a)
             self.slot_menu.addAction(a)
+
+    def set_slot(self, n: int) -> None:
+        """The slot F5 saves to and F7 loads from."""
+        self.slot = n
+        self._show_slot()
+        self.view.flash(f"State slot {n}", 1500)
+
+    def _show_slot(self) -> None:
+        sess = self.session
+        if sess is not None and "states" not in sess.locks:
+            self.view.set_corner(f"Slot {self.slot} · F5 save · F7 load")
 
     def save_state(self, slot: int | None = None) -> None:
         if self.session is None or self.locked("states", "save states"):
@@ -468,8 +483,8 @@ class MainWindow(QMainWindow):
         from . import statefile
 
         def save(sess):
-            path = self.slots.save(sess.info.md5, slot, statefile.from_session(sess))
-            self.worker.notice.emit(f"State saved to slot {slot} ({path.name})")
+            self.slots.save(sess.info.md5, slot, statefile.from_session(sess))
+            self.worker.notice.emit(f"Saved to slot {slot}")
 
         self.worker.call(save)
 
@@ -484,7 +499,7 @@ class MainWindow(QMainWindow):
         except StateFileError as e:
             self._on_error(str(e))
             return False
-        self.worker.load_state(lambda sess: statefile.to_session(st, sess))
+        self.worker.load_state(lambda sess: statefile.to_session(st, sess), f"Loaded slot {slot}")
         return True
 
     # -- sessions -----------------------------------------------------------------------------------------------

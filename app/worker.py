@@ -75,10 +75,11 @@ class EmulatorWorker(QThread):
         """Run ``fn(session)`` on the emulator thread between frames."""
         self._cmds.put(("call", fn, None))
 
-    def load_state(self, apply) -> None:
+    def load_state(self, apply, notice: str = "State loaded") -> None:
         """Run ``apply(session)`` (a state load) on the emulator thread; the rewind ring and the audio
-        queue belong to the old timeline and are dropped. Refusals come back as ``error``."""
-        self._cmds.put(("state", apply, None))
+        queue belong to the old timeline and are dropped. ``notice`` is announced once it is done;
+        refusals come back as ``error``."""
+        self._cmds.put(("state", apply, notice))
 
     def stop(self) -> None:
         self._running = False
@@ -128,7 +129,7 @@ class EmulatorWorker(QThread):
                     return False
                 self.rewind.clear()
                 self.audio.clear()
-                self.notice.emit("State loaded")
+                self.notice.emit(kw or "State loaded")
                 self._publish()
         elif cmd == "pause":
             if arg and self.session is not None and "pause" in self.session.locks:
@@ -184,8 +185,8 @@ class EmulatorWorker(QThread):
                 timeout = 0.05 if (self.paused or self.session is None) else 0.0
                 cmd = self._cmds.get(timeout=timeout) if timeout else self._cmds.get_nowait()
                 step_once = self._handle(*cmd)
-                while True:
-                    step_once = self._handle(*self._cmds.get_nowait()) or step_once
+                while not step_once:  # a step runs its frame before the commands queued after it
+                    step_once = self._handle(*self._cmds.get_nowait())
             except queue.Empty:
                 pass
             if not self._running:

@@ -184,3 +184,30 @@ def test_remap_dialog_captures_left_and_a(open_window, qtbot):
     qtbot.waitUntil(lambda: bool(w.seen), timeout=5000)
     w.stop()
     assert captured["fire"] == ("Left", "A")
+
+
+# -- b. one save slot -------------------------------------------------------------------------------------------
+def test_f5_saves_and_f7_loads_the_same_slot(open_window, qtbot):
+    import numpy as np
+
+    win = open_window("pong")
+    activate(win, qtbot)
+    click_into(qtbot, win.view)
+    qtbot.keyClick(focused(), Qt.Key.Key_P)           # pause, so the saved frame is the one on screen
+    qtbot.waitUntil(lambda: win.worker.paused, timeout=5000)
+    qtbot.wait(200)
+    saved_frame = win.session.frame_number
+    saved_screen = win.view.frame().copy()
+    qtbot.keyClick(focused(), Qt.Key.Key_F5)
+    qtbot.waitUntil(lambda: "Saved to slot 1" in win.statusBar().currentMessage(), timeout=5000)
+    assert "Saved to slot 1" in win.view.notice
+    for _ in range(30):                              # move on: step thirty frames
+        qtbot.keyClick(focused(), Qt.Key.Key_Period)
+    qtbot.waitUntil(lambda: win.session.frame_number == saved_frame + 30, timeout=5000)
+    qtbot.keyClick(focused(), Qt.Key.Key_F7)
+    qtbot.waitUntil(lambda: win.session.frame_number == saved_frame, timeout=5000)
+    qtbot.waitUntil(lambda: "Loaded slot 1" in win.view.notice, timeout=5000)
+    assert "Slot 1" in win.view.corner
+    assert win.last_error == ""
+    qtbot.waitUntil(lambda: np.array_equal(win.view.frame(), saved_screen), timeout=5000)
+    shot(win, "save-load")
