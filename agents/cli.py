@@ -55,6 +55,9 @@ def run_main(argv) -> int:
             print("arcade-lab run: --workers takes a count of 1 or more and applies to uct only", file=sys.stderr)
             return 2
         params["workers"] = args.workers
+    if args.depth is not None and kind != "uct":
+        print("arcade-lab run: --depth is UCT's horizon and applies to uct only", file=sys.stderr)
+        return 2
     if kind in ("uct", "bfs"):
         if args.budget is not None:
             params["budget"] = args.budget

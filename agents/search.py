@@ -513,7 +513,7 @@ class BFSAgent(_Planner):
     name = "bfs"
 
     def __init__(self, env, seed: int = 0, frames: int = 133_000, gamma: float = 0.999, max_rows: int = 4096,
-                 budget: int | None = None, depth: int | None = None):
+                 budget: int | None = None):
         super().__init__(env, seed, gamma)
         self.frames = int(budget if budget is not None else frames)
         fskip = max(1, int(env.console.s[E_FRAMESKIP]))

@@ -47,7 +47,7 @@ def _cmd_play(args) -> int:
 def _cmd_doctor(args) -> int:
     from .doctor import main as doctor_main
 
-    return doctor_main(args)
+    return doctor_main()
 
 
 def _cmd_parity(args) -> int:

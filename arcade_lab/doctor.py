@@ -73,7 +73,7 @@ def checks() -> list[tuple[str, bool, str, str]]:
     return out
 
 
-def main(args=None) -> int:
+def main() -> int:
     bad = 0
     for item, ok, finding, advice in checks():
         mark = "ok " if ok else "!! "

@@ -36,6 +36,8 @@ def test_uct_and_bfs_run(capsys, ale_roms):
     assert run_main(["uct", "boxing", "--budget", "4", "--depth", "20", "--frames-cap", "30", "--workers", "2"]) == 0
     assert "uct on boxing" in capsys.readouterr().out
     assert run_main(["bfs", "boxing", "--workers", "2"]) == 2
+    assert run_main(["bfs", "boxing", "--depth", "300"]) == 2   # BFS has no horizon to set
+    assert "--depth" in capsys.readouterr().err
     assert run_main(["uct", "boxing", "--workers", "0"]) == 2
     assert "--workers" in capsys.readouterr().err
 
