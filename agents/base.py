@@ -24,7 +24,6 @@ import numpy as np
 
 from arcade_lab.engine import __version__ as ENGINE_VERSION
 from arcade_lab.engine.env import Env
-from arcade_lab.engine.layout import E_FRAMESKIP
 
 
 @dataclass
@@ -170,7 +169,7 @@ class Runner:
         Random baseline decides every frame while everyone else holds an action for 5), else the
         protocol's frame skip."""
         f = getattr(agent, "frames_per_action", None)
-        return int(f) if f else max(1, int(self.env.console.s[E_FRAMESKIP]))
+        return int(f) if f else self.env.frames_per_act
 
     def run_episode(self, agent: Agent, player: str | None = None) -> EpisodeRecord:
         env, cfg = self.env, self.config
@@ -181,7 +180,7 @@ class Runner:
         trace: list[int] = []
         score = 0.0
         fpa = self.frames_per_action(agent)
-        own_skip = fpa == int(env.console.s[E_FRAMESKIP])
+        own_skip = fpa == env.frames_per_act
         steps = 0
         failure = ""
         try:

@@ -469,7 +469,7 @@ class UCTAgent(_Planner):
         env = self.env
         s = env.console.s
         t0 = time.perf_counter()
-        steps = max(1, self.depth_frames // max(1, int(s[E_FRAMESKIP])))
+        steps = max(1, self.depth_frames // env.frames_per_act)
         acts = self._acts()
         erng = env.rng.copy()
         self._sims = [0] * self.workers
@@ -516,7 +516,7 @@ class BFSAgent(_Planner):
                  budget: int | None = None):
         super().__init__(env, seed, gamma)
         self.frames = int(budget if budget is not None else frames)
-        fskip = max(1, int(env.console.s[E_FRAMESKIP]))
+        fskip = env.frames_per_act
         cap = self.frames // fskip + len(self.actions) + 1
         self.nodes = np.zeros((cap, N_COLS), np.int64)
         self.vals = np.zeros((cap, V_COLS), np.float64)

@@ -25,7 +25,6 @@ import numpy as np
 
 from arcade_lab.agents.base import EpisodeRecord, Observation
 from arcade_lab.engine import ale_core
-from arcade_lab.engine.layout import E_EPFRAME, E_FRAMESKIP
 
 from .session import InputFrame
 
@@ -115,7 +114,7 @@ class AgentDriver:
             self.agent.attach(session.env)
         if getattr(self.agent, "w", None) is None:  # loaded SARSA weights bring their own action set
             self.agent.actions = session.env.action_set()
-        self._fs_saved = int(session.s[E_FRAMESKIP])
+        self._fs_saved = session.env.frames_per_act
         self._orig_input = worker.input
         worker.input = ControlledInput(worker.input, self)
         worker.hooks.append(self._after_frame)
@@ -138,7 +137,7 @@ class AgentDriver:
 
         def restore(s):
             if s is sess:
-                s.s[E_FRAMESKIP] = self._fs_saved
+                s.env.frames_per_act = self._fs_saved
         w.call(restore)
 
     def abort_decision(self) -> None:
@@ -169,7 +168,7 @@ class AgentDriver:
     # -- the worker thread ----------------------------------------------------------------------------
     def _observation(self, sess) -> Observation:
         return Observation(screen=sess.screen(), ram=sess.env.ram(), lives=sess.lives,
-                           frame=int(sess.s[E_EPFRAME]), terminal=sess.game_over)
+                           frame=sess.env.episode_frame_number, terminal=sess.game_over)
 
     def _begin_episode(self, sess) -> None:
         env = sess.env
@@ -216,8 +215,7 @@ class AgentDriver:
         return action_input(self._action)
 
     def _decide(self, sess) -> None:
-        s = sess.s
-        s[E_FRAMESKIP] = self.frames_per_action  # planners simulate one decision as this many frames
+        sess.env.frames_per_act = self.frames_per_action  # planners simulate one decision as this many frames
         obs = self._observation(sess)
         t0 = time.perf_counter()
         self._deciding = True

@@ -1,6 +1,6 @@
 """A human play session, Qt-free: the console as a person plays it (free play).
 
-Built on ``engine.Env`` (so a session starts exactly as ALE's loadROM leaves the console), then driven
+Built on ``arcade_lab.engine.Env`` (so a session starts exactly as ALE's loadROM leaves the console), then driven
 frame by frame from an input snapshot: joystick or paddle for player A, and the console switches, which
 the player holds or flips directly. The game's rules keep running so score, lives and game over are known;
 after game over the console keeps running (attract mode) until the player presses RESET.
@@ -13,11 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from arcade_lab.engine import ale_core, sound
-from arcade_lab.engine.env import Env, paddle_delta
-from arcade_lab.engine.games.base import G_SCORE, G_TERMINAL
-from arcade_lab.engine.layout import (AUD_N, AUD_ON, E_DIFF, E_EPFRAME, E_FRAME, E_GAME, EV_BW, EV_COLOR, EV_P_RES, EV_RESET,
-                           EV_SELECT, N_SNAPSHOT, T_FBCUR)
-from arcade_lab.engine.machine import latch_inputs, run_frame
+from arcade_lab.engine.env import Env
+from arcade_lab.engine.layout import AUD_N, E_FRAME
 
 # joystick (up, down, left, right, fire) -> ALE action id
 _ACTION = {}
@@ -91,15 +88,15 @@ class PlaySession:
 
     @property
     def uses_paddles(self) -> bool:
-        return bool(self.s[ale_core.E_USE_PADDLES])
+        return self.env.uses_paddles
 
     @property
     def has_rules(self) -> bool:
-        return self.s[E_GAME] >= 0
+        return self.env.has_rules
 
     @property
     def score(self) -> int:
-        return int(self.s[G_SCORE])
+        return self.env.score
 
     @property
     def lives(self) -> int:
@@ -107,24 +104,22 @@ class PlaySession:
 
     @property
     def game_over(self) -> bool:
-        return bool(self.s[G_TERMINAL]) and self.has_rules
+        return self.env.rules_game_over
 
     @property
     def frame_number(self) -> int:
-        return int(self.s[E_FRAME])
+        return self.env.frame_number
 
     @property
     def difficulty(self) -> int:
-        return int(self.s[E_DIFF])
+        return self.env.difficulty
 
     def set_difficulty_bit(self, player: int, a: bool) -> None:
         """Flip a difficulty switch: player 0 (left) is bit 0, player 1 (right) bit 1; A = set."""
-        d = int(self.s[E_DIFF])
-        d = (d | (1 << player)) if a else (d & ~(1 << player))
-        self.s[E_DIFF] = d
+        self.env.set_difficulty_switch(player, a)
 
     def screen(self) -> np.ndarray:
-        return self.console.screen(int(self.s[T_FBCUR]))
+        return self.env.screen_view()
 
     def palette(self) -> np.ndarray:
         return self.console.palette()
@@ -132,55 +127,26 @@ class PlaySession:
     # -- one frame -------------------------------------------------------------------------------------
     def step(self, inp: InputFrame, *, audio: bool = False, draw: bool = True) -> int:
         """Emulate one frame with this input; returns the number of audio samples produced."""
-        s = self.s
-        action = inp.action
-        if self.uses_paddles:
-            delta = paddle_delta(inp.paddle_speed)
-            if inp.paddle is not None:
-                lo, hi = int(s[ale_core.E_PADDLE_MIN]), int(s[ale_core.E_PADDLE_MAX])
-                # mouse to the right turns the knob clockwise: lower resistance, as ALE's RIGHT does
-                target = int(hi - min(max(inp.paddle, 0.0), 1.0) * (hi - lo))
-                s[ale_core.E_PADDLE] = target
-                s[EV_P_RES] = target
-                action = joystick_action(False, False, False, False, inp.fire)
-            ale_core.apply_action(s, action, ale_core.PLAYER_B_NOOP, delta, 0)
-        else:
-            ale_core.apply_action(s, action, ale_core.PLAYER_B_NOOP, 0, 0)
-        s[EV_RESET] = 1 if inp.reset else 0
-        s[EV_SELECT] = 1 if inp.select else 0
-        s[EV_COLOR] = 1 if self.color else 0
-        s[EV_BW] = 0 if self.color else 1
-        latch_inputs(s)
-        if inp.reset and not self._prev_reset and self.has_rules:
-            ale_core.dispatch.game_reset(s, s[E_GAME])  # a new game: the score starts again
-            s[E_EPFRAME] = 0
+        new_game = inp.reset and not self._prev_reset
         self._prev_reset = inp.reset
-        s[AUD_ON] = 1 if audio else 0
-        run_frame(s, self.console.rom, self.console.fb, draw)
-        ale_core.dispatch.game_step(s, s[E_GAME])
-        s[E_FRAME] += 1
-        s[E_EPFRAME] += 1
+        self.env.audio_log = audio
+        self.env.play_frame(inp.action, paddle=inp.paddle, paddle_strength=inp.paddle_speed,
+                            reset_switch=inp.reset, select_switch=inp.select, color=self.color,
+                            new_game=new_game, draw=draw)
         self.frames += 1
         if audio:
-            return int(sound.synth_frame(s, self.console.fb, self.voices, self.audio_buf))
+            return int(sound.synth_frame(self.s, self.console.fb, self.voices, self.audio_buf))
         return 0
 
     # -- snapshots (save states, rewind) -------------------------------------------------------------
     def snapshot(self) -> "Snapshot":
         """Everything the next frames depend on: the machine, the env RNG, both screen buffers (a partial
         frame shows rows of older frames) and the session's own switches. About 80 KB, a few µs."""
-        h = self.console.height * 160
-        return Snapshot(self.s[:N_SNAPSHOT].copy(), self.env.rng.copy(), self.console.fb[:2, :h].copy(),
-                        self.color, self._prev_reset)
+        state, rng, fb = self.env.machine_snapshot()
+        return Snapshot(state, rng, fb, self.color, self._prev_reset)
 
     def restore(self, snap: "Snapshot", branch: bool = True) -> None:
-        if snap.state.shape != (N_SNAPSHOT,):
-            raise ValueError("snapshot of another machine layout")
-        self.s[:N_SNAPSHOT] = snap.state  # the kernel addresses after the prefix stay this process's
-        self.env.rng[:] = snap.rng
-        h = snap.fb.shape[1]
-        self.console.fb[:2, :h] = snap.fb
-        self.env._screen_buffer = int(self.s[T_FBCUR])
+        self.env.restore_machine_snapshot(snap.state, snap.rng, snap.fb)
         self.color = snap.color
         self._prev_reset = snap.prev_reset
         self.audio_resync()

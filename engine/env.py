@@ -12,9 +12,11 @@ import numpy as np
 
 from . import ale_core, games
 from .console import _SNAP_SHAPE, Console, State, StateError
-from .games.base import ACTION_MEANINGS, ALL_ACTIONS
-from .layout import (E_DIFF, E_EPFRAME, E_FRAME, E_FRAMESKIP, E_GAME, E_MAXFRAMES, E_MAXLIVES, E_MODE, E_PADDLE_MAX,
-                     E_PADDLE_MIN, E_PAL, E_STICKY_THRESH, E_TRUNC_LIFE, E_USE_PADDLES, T_FBCUR)
+from .games.base import ACTION_MEANINGS, ALL_ACTIONS, G_SCORE, G_TERMINAL
+from .layout import (AUD_ON, E_DIFF, E_EPFRAME, E_FRAME, E_FRAMESKIP, E_GAME,
+                     E_MAXFRAMES, E_MAXLIVES, E_MODE, E_PADDLE, E_PADDLE_MAX, E_PADDLE_MIN, E_PAL, E_STICKY_THRESH, E_TRUNC_LIFE, E_USE_PADDLES,
+                     EV_BW, EV_COLOR, EV_P_RES, EV_RESET, EV_SELECT, N_SNAPSHOT, T_FBCUR)
+from .machine import latch_inputs, run_frame
 from .palettes import NTSC_GRAY, PAL_GRAY
 from .rng import mt_seed, new_rng
 from .roms import RomError
@@ -37,6 +39,8 @@ def paddle_delta(strength: float) -> int:
 
 
 _DELTA_FULL = paddle_delta(1.0)
+# each joystick action with its directions dropped: a paddle's fire button alone
+_FIRE_ONLY = [ale_core.FIRE if int(f) else ale_core.NOOP for f in ale_core.JOYSTICK_TABLE[:18, 4]]
 
 
 class Env:
@@ -65,7 +69,7 @@ class Env:
         s[E_PADDLE_MIN] = ale_core.PADDLE_MIN
         s[E_PADDLE_MAX] = (self.game.paddle_max if self.game and self.game.paddle_max else ale_core.PADDLE_MAX)
         ale_core.reset_paddles(s)
-        s[E_FRAMESKIP] = max(1, int(frameskip))  # ALE forces values below 1 to 1
+        s[E_FRAMESKIP] = max(1, int(frameskip))  # ALE forces values below 1 to 1 (frames_per_act refuses them)
         s[E_STICKY_THRESH] = sticky_threshold(repeat_action_probability)
         s[E_MAXFRAMES] = int(max_num_frames_per_episode)
         s[E_TRUNC_LIFE] = 1 if truncate_on_loss_of_life else 0
@@ -114,13 +118,116 @@ class Env:
 
     def act_frames(self, action: int, frames: int, paddle_strength: float = 1.0) -> int:
         """``act`` for an explicit number of frames (stochastic frame skip of the Gymnasium v0/v4 ids)."""
-        s = self.console.s
-        old = int(s[E_FRAMESKIP])
-        s[E_FRAMESKIP] = max(1, int(frames))
+        old = self.frames_per_act
+        self.frames_per_act = max(1, int(frames))
         try:
             return self.act(action, paddle_strength)
         finally:
-            s[E_FRAMESKIP] = old
+            self.frames_per_act = old
+
+    @property
+    def frames_per_act(self) -> int:
+        """Frames one ``act`` emulates (ALE's frame skip)."""
+        return int(self.console.s[E_FRAMESKIP])
+
+    @frames_per_act.setter
+    def frames_per_act(self, frames: int) -> None:
+        if not isinstance(frames, (int, np.integer)) or isinstance(frames, bool) or frames < 1:
+            raise ValueError(f"frames_per_act must be an integer >= 1, got {frames!r}")
+        self.console.s[E_FRAMESKIP] = int(frames)
+
+    # -- a person at the console ----------------------------------------------------------------------
+    def play_frame(self, action: int = 0, *, paddle: float | None = None, paddle_strength: float = 1.0,
+                   reset_switch: bool = False, select_switch: bool = False, color: bool = True,
+                   new_game: bool = False, draw: bool = True) -> int:
+        """One frame as a person plays it; the frame's reward.
+
+        Player A's joystick is ``action`` (an ALE action id). On paddle games ``paddle`` is an absolute
+        knob position in [0, 1] (0 fully left), or None to turn the knob with ``action``'s left/right at
+        ``paddle_strength``. The console switches RESET and SELECT are held for this frame, and ``color``
+        is the TV-type switch. No sticky actions, no frame skip and no game-over stop: after game over the
+        console keeps running its attract mode. ``new_game`` starts the rules' episode again (score 0),
+        which a caller does when the player presses RESET."""
+        s = self.console.s
+        a = int(action)
+        if a != action or not 0 <= a < 18:
+            raise ValueError(f"action must be an ALE action id 0..17, got {action!r}")
+        delta = 0
+        if s[E_USE_PADDLES]:
+            delta = _DELTA_FULL if paddle_strength == 1.0 else paddle_delta(paddle_strength)
+            if paddle is not None:
+                lo, hi = int(s[E_PADDLE_MIN]), int(s[E_PADDLE_MAX])
+                # turning right lowers the resistance, as ALE's RIGHT does
+                target = int(hi - min(max(float(paddle), 0.0), 1.0) * (hi - lo))
+                s[E_PADDLE] = target
+                s[EV_P_RES] = target
+                a = _FIRE_ONLY[a]
+        ale_core.apply_action(s, a, ale_core.PLAYER_B_NOOP, delta, 0)
+        s[EV_RESET] = 1 if reset_switch else 0
+        s[EV_SELECT] = 1 if select_switch else 0
+        s[EV_COLOR] = 1 if color else 0
+        s[EV_BW] = 0 if color else 1
+        latch_inputs(s)
+        if new_game and self.game is not None:
+            ale_core.dispatch.game_reset(s, s[E_GAME])
+            s[E_EPFRAME] = 0
+        run_frame(s, self.console.rom, self.console.fb, draw)
+        ale_core.dispatch.game_step(s, s[E_GAME])
+        s[E_FRAME] += 1
+        s[E_EPFRAME] += 1
+        self._screen_buffer = int(s[T_FBCUR])
+        return int(s[ale_core.G_REWARD]) if self.game is not None else 0
+
+    @property
+    def uses_paddles(self) -> bool:
+        return bool(self.console.s[E_USE_PADDLES])
+
+    @property
+    def has_rules(self) -> bool:
+        """Whether ALE has rules for this ROM (score, lives, game over); other ROMs just run."""
+        return self.game is not None
+
+    @property
+    def score(self) -> int:
+        """The episode's score so far, as the game's rules read it."""
+        return int(self.console.s[G_SCORE])
+
+    @property
+    def rules_game_over(self) -> bool:
+        """The game itself has ended (truncation aside)."""
+        return self.game is not None and bool(self.console.s[G_TERMINAL])
+
+    def set_difficulty_switch(self, player: int, a: bool) -> None:
+        """Flip one console difficulty switch (player 0 left, 1 right; A = set): the bits of ALE's
+        difficulty, without the check that the game lists the combination."""
+        if player not in (0, 1):
+            raise ValueError(f"player must be 0 or 1, got {player!r}")
+        d = int(self.console.s[E_DIFF])
+        self.console.s[E_DIFF] = (d | (1 << player)) if a else (d & ~(1 << player))
+
+    @property
+    def audio_log(self) -> bool:
+        """Whether emulated frames log their sound-register writes (``engine.sound`` renders the log)."""
+        return bool(self.console.s[AUD_ON])
+
+    @audio_log.setter
+    def audio_log(self, on: bool) -> None:
+        self.console.s[AUD_ON] = 1 if on else 0
+
+    def machine_snapshot(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Copies of what the next frames depend on: the machine, the environment RNG and both screen
+        buffers (a partly drawn frame shows rows of the frame before)."""
+        h = self.console.height * 160
+        return self.console.s[:N_SNAPSHOT].copy(), self.rng.copy(), self.console.fb[:2, :h].copy()
+
+    def restore_machine_snapshot(self, state: np.ndarray, rng: np.ndarray, fb: np.ndarray) -> None:
+        """Put back a :meth:`machine_snapshot` of this environment."""
+        if state.shape != (N_SNAPSHOT,) or rng.shape != self.rng.shape or fb.ndim != 2 or fb.shape[0] != 2:
+            raise ValueError("snapshot of another machine layout")
+        self.console.s[:N_SNAPSHOT] = state  # the kernel addresses after the prefix stay this process's
+        self.rng[:] = rng
+        self.console.fb[:2, :fb.shape[1]] = fb
+        self._screen_buffer = int(self.console.s[T_FBCUR])
 
     def game_truncated(self) -> bool:
         """Ended by the frame cap (or a lost life, when asked) rather than by the game."""
@@ -145,6 +252,12 @@ class Env:
     def screen(self) -> np.ndarray:
         """(H, 160) uint8 palette indices, as ALE ``getScreen``."""
         return self.console.screen(self._screen_buffer).copy()
+
+    def screen_view(self) -> np.ndarray:
+        """The machine's last drawn frame as palette indices, without a copy (valid until the next frame).
+        Unlike :meth:`screen` (ALE's ``getScreen``, which a ``restore_state`` leaves alone) this follows
+        a restored machine, as a display does."""
+        return self.console.screen(int(self.console.s[T_FBCUR]))
 
     def screen_rgb(self) -> np.ndarray:
         return self.console.palette()[self.console.screen(self._screen_buffer)]

@@ -217,10 +217,7 @@ def _play(task: Task) -> Iterable[EpisodeRecord]:
     if per_frame:
         # ALE 2013's Random: a decision every emulated frame, whatever the protocol's frame skip (protocols
         # that define their random baseline at the control rate, like AtariBench's, leave this off)
-        # (the env has no frame-skip setter; its register is what Env.__init__ writes)
-        from arcade_lab.engine.layout import E_FRAMESKIP
-
-        env.console.s[E_FRAMESKIP] = 1
+        env.frames_per_act = 1
     decision_frames = 1 if per_frame else p.frameskip
     agent.actions = env.action_set()
     learning = bool(getattr(agent, "learning", False))

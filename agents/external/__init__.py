@@ -11,7 +11,6 @@ Specs:
 from __future__ import annotations
 
 from arcade_lab.engine.env import Env
-from arcade_lab.engine.layout import E_FRAMESKIP
 
 from .protocol import (OBSERVATION_KINDS, PROTOCOL_VERSION, ExternalAgent, ExternalAgentError, ProcessTransport,
                        TcpTransport, encode_png)
@@ -58,6 +57,6 @@ def make_external_agent(spec: str, env: Env, seed: int = 0, *, observation: str 
         def connect():
             return TcpTransport(args["host"], args["port"], connect_timeout=handshake_timeout)
     return ExternalAgent(connect, game=env.info.id, action_set=env.action_set(), action_meanings=env.action_meanings(),
-                         frameskip=int(env.console.s[E_FRAMESKIP]), palette=env.console.palette(),
+                         frameskip=env.frames_per_act, palette=env.console.palette(),
                          screen_shape=env.screen().shape, observation=observation, send_ram=send_ram, seed=seed,
                          step_timeout=step_timeout, handshake_timeout=handshake_timeout, spec=spec)
