@@ -18,7 +18,6 @@ import numpy as np
 
 from arcade_lab.agents.evaluation.presets import EpisodeDriver, Preset, make_env, project_action
 from arcade_lab.engine import ale_core, sound
-from arcade_lab.engine.layout import AUD_ON, E_DIFF
 
 from .session import InputFrame, PlaySession, joystick_action
 
@@ -63,7 +62,7 @@ class RecordedSession(PlaySession):
     def _begin(self, reset: bool) -> None:
         if reset:
             self.env.reset()
-        self.s[AUD_ON] = 0
+        self.env.audio_log = False
         self.driver = EpisodeDriver(self.env, self.preset)
         self.driver.begin()
         self._lives_shown = self.env.lives()
@@ -159,7 +158,7 @@ class RecordedSession(PlaySession):
             self._prev_reset = inp.reset
         audio = audio and self.preset.audio and self.preset.frameskip == 1
         a, strength = self.decision(inp)
-        self.s[AUD_ON] = 1 if audio else 0
+        self.env.audio_log = audio
         f0 = self.frame_number
         done = self.driver.step(a, strength)
         self.frames += self.frame_number - f0
@@ -175,8 +174,7 @@ class RecordedSession(PlaySession):
     def set_difficulty_bit(self, player: int, a: bool) -> None:
         if "switches" in self.locks:
             return
-        d = int(self.s[E_DIFF])
-        self.s[E_DIFF] = (d | (1 << player)) if a else (d & ~(1 << player))
+        self.env.set_difficulty_switch(player, a)
         self.branch()
 
     def restore(self, snap, branch: bool = True) -> None:
@@ -233,7 +231,7 @@ class ReplaySession(PlaySession):
         """Go to decision ``step`` (re-simulated from the start state: exact, and fast headless)."""
         step = max(0, min(int(step), self.length))
         if getattr(self, "driver", None) is None or step < self.driver.steps:
-            self.env.restore_state(self.start)
+            self.env.restore_state(self.start, sticky_action=True)
             self.driver = EpisodeDriver(self.env, self.preset)
             self.driver.begin()
         while self.driver.steps < step and not self.driver.done:
@@ -243,7 +241,7 @@ class ReplaySession(PlaySession):
     def step(self, inp: InputFrame, *, audio: bool = False, draw: bool = True) -> int:
         if self.game_over or self.driver.done:
             return 0
-        self.s[AUD_ON] = 1 if audio else 0
+        self.env.audio_log = audio
         self._one()
         self.frames += 1
         if self.game_over:

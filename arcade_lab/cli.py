@@ -114,6 +114,8 @@ def build_parser() -> argparse.ArgumentParser:
     pa.add_argument("--frameskip", type=int, default=1)
     pa.add_argument("--sticky", type=float, default=0.0, help="repeat_action_probability for both engines")
     pa.add_argument("--all-modes", action="store_true", help="every mode/difficulty pair (shorter traces)")
+    pa.add_argument("--excursions", type=int, default=0, metavar="N",
+                    help="a planner's excursion (clone, random steps, restore) every ~N steps; 0: none")
     pa.add_argument("--jobs", type=int, default=1, help="games compared in parallel processes")
     pa.add_argument("--update-ledger", action="store_true", help="rewrite tests/parity_ledger.json")
     pa.set_defaults(func=_cmd_parity)

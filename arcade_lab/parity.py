@@ -79,8 +79,13 @@ def _make_ale(rom: Path, seed: int, frameskip: int, sticky: float, mode, difficu
 
 def compare_game(game: str, frames: int, seed: int = 0, *, frameskip: int = 1, sticky: float = 0.0,
                  mode: int | None = None, difficulty: int | None = None, out: Path | None = None,
-                 env_seed: int | None = None) -> Result:
-    """Lockstep ``frames`` steps of one game. With a mode/difficulty, both engines switch to it and reset."""
+                 env_seed: int | None = None, excursions: int = 0) -> Result:
+    """Lockstep ``frames`` steps of one game. With a mode/difficulty, both engines switch to it and reset.
+
+    ``excursions=N`` makes, on average once every N steps, a planner's excursion in both engines: clone
+    the state, play 1-8 random steps, restore (without the RNG, as ALE's ``cloneState`` does). Under
+    sticky actions the excursion's last action stays the one the next sticky draw repeats, in ALE and
+    in ours; the trace marks an excursion's steps between -2 and -3."""
     from .engine import roms
     from .engine.env import Env
 
@@ -146,8 +151,22 @@ def compare_game(game: str, frames: int, seed: int = 0, *, frameskip: int = 1, s
             return False
         return True
 
+    def excursion() -> None:
+        a_state, e_state = ale.cloneState(), env.clone_state()
+        trace.append(-2)
+        for _ in range(int(rng.integers(1, 9))):
+            k = int(rng.integers(len(actions)))
+            trace.append(actions[k])
+            ale.act(ale_actions[k])
+            env.act(actions[k])
+        ale.restoreState(a_state)
+        env.restore_state(e_state)
+        trace.append(-3)
+
     if check(0):
         for step in range(1, frames + 1):
+            if excursions and rng.random() < 1.0 / excursions:
+                excursion()
             k = int(rng.integers(len(actions)))
             trace.append(actions[k])
             r_ale = ale.act(ale_actions[k])
@@ -199,7 +218,8 @@ def main(args) -> int:
     jobs = []
     for g in games:
         for seed in args.seed:
-            kw = dict(frameskip=args.frameskip, sticky=args.sticky, out=out)
+            kw = dict(frameskip=args.frameskip, sticky=args.sticky, out=out,
+                      excursions=args.excursions)
             if args.all_modes:
                 env = Env(g, repeat_action_probability=0.0, seed=0)
                 for m in env.available_modes():
@@ -226,7 +246,8 @@ def main(args) -> int:
     n_ok = sum(per_game.values())
     print(f"{n_ok}/{len(all_games) if args.games == ['all'] else len(per_game)} games frame-exact "
           f"({args.frames} steps, seeds {args.seed}, frameskip {args.frameskip}, sticky {args.sticky}"
-          f"{', all modes/difficulties' if args.all_modes else ''})")
+          f"{', all modes/difficulties' if args.all_modes else ''}"
+          f"{f', an excursion every ~{args.excursions} steps' if args.excursions else ''})")
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         (out / "summary.json").write_text(json.dumps([asdict(r) for r in results], indent=1))

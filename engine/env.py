@@ -13,9 +13,9 @@ import numpy as np
 from . import ale_core, games
 from .console import _SNAP_SHAPE, Console, State, StateError
 from .games.base import ACTION_MEANINGS, ALL_ACTIONS, G_SCORE, G_TERMINAL
-from .layout import (AUD_ON, E_DIFF, E_EPFRAME, E_FRAME, E_FRAMESKIP, E_GAME,
-                     E_MAXFRAMES, E_MAXLIVES, E_MODE, E_PADDLE, E_PADDLE_MAX, E_PADDLE_MIN, E_PAL, E_STICKY_THRESH, E_TRUNC_LIFE, E_USE_PADDLES,
-                     EV_BW, EV_COLOR, EV_P_RES, EV_RESET, EV_SELECT, N_SNAPSHOT, T_FBCUR)
+from .layout import (AUD_ON, E_DIFF, E_EPFRAME, E_FRAME, E_FRAMESKIP, E_GAME, E_LAST_ACT, E_LAST_DELTA,
+                     E_MAXFRAMES, E_MAXLIVES, E_MODE, E_PADDLE, E_PADDLE_MAX, E_PADDLE_MIN, E_PAL, E_STICKY_THRESH,
+                     E_TRUNC_LIFE, E_USE_PADDLES, EV_BW, EV_COLOR, EV_P_RES, EV_RESET, EV_SELECT, N_SNAPSHOT, T_FBCUR)
 from .machine import latch_inputs, run_frame
 from .palettes import NTSC_GRAY, PAL_GRAY
 from .rng import mt_seed, new_rng
@@ -274,8 +274,16 @@ class Env:
         c = self.console  # (inlined Console.clone_state: this round trip is on search agents' hot path)
         return State(c._md5, c._snap.copy(), self.rng.copy() if include_rng else None)
 
-    def restore_state(self, state: State) -> None:
+    def restore_state(self, state: State, *, sticky_action: bool = False) -> None:
+        """ALE ``restoreState``: the machine and the episode come back; the sticky "previous action" (and
+        its paddle strength) does not, as in ALE, where it belongs to the environment, not to the cloned
+        state. A planner's excursion (clone, act, restore) thus leaves its last action to be repeated by
+        the next sticky draw. ``sticky_action=True`` brings back the state's own as well (replaying a
+        recorded episode from its start state). The environment RNG comes back only when the state
+        includes it."""
         c = self.console
+        s = c.s
+        sticky = (s[E_LAST_ACT], s[E_LAST_ACT + 1], s[E_LAST_DELTA], s[E_LAST_DELTA + 1])
         # Console.restore_state inlined for search agents' hot path; a memoryview copy is ~0.2 µs quicker
         # than numpy's assignment and refuses anything but the same int64 layout.
         if type(state) is State and state.md5 == c._md5 and state.data.shape == _SNAP_SHAPE:
@@ -285,6 +293,8 @@ class Env:
                 c.restore_state(state)
         else:
             c.restore_state(state)  # refuses with the reason
+        if not sticky_action:
+            s[E_LAST_ACT], s[E_LAST_ACT + 1], s[E_LAST_DELTA], s[E_LAST_DELTA + 1] = sticky
         if state.rng is not None:
             self.rng[:] = state.rng
 

@@ -8,7 +8,7 @@ import pytest
 
 from arcade_lab.engine.console import State, StateError
 from arcade_lab.engine.env import Env, paddle_delta, sticky_threshold
-from arcade_lab.engine.parity import compare_game
+from arcade_lab.parity import compare_game
 from tests.conftest import requires_ale
 
 
@@ -63,7 +63,7 @@ def test_restore_does_not_rewind_rng_unless_included():
         env.act(a)
     with_rng = env.clone_state(include_rng=True)
     run1 = _play(env, acts * 30)
-    env.restore_state(with_rng)
+    env.restore_state(with_rng, sticky_action=True)
     run2 = _play(env, acts * 30)
     assert run1 == run2
 
@@ -209,7 +209,7 @@ def test_bench_prints_both_engines_side_by_side(capsys):
     import argparse
     import re
 
-    from arcade_lab.engine import bench
+    from arcade_lab import bench
 
     args = argparse.Namespace(games=["pong", "breakout"], frames=200, frameskip=4, rounds=2, vector_envs=2,
                               vector_steps=5)
@@ -259,6 +259,36 @@ def test_clone_restore_is_exact_at_100_random_points(scheme, game):
         snap = env.clone_state(include_rng=True)
         future = [acts[int(rng.integers(len(acts)))] for _ in range(int(rng.integers(1, 12)))]
         ahead = _play(env, future)
-        env.restore_state(snap)
+        env.restore_state(snap, sticky_action=True)
         assert _play(env, future) == ahead, f"{game} ({scheme}): point {points} differs after restore"
         points += 1
+
+
+@requires_ale
+@pytest.mark.parametrize("seed", [2, 3])
+def test_an_excursion_leaves_its_last_action_sticky_as_in_ale(seed):
+    """ALE keeps the sticky "previous action" outside the cloned state: after clone, three steps of X and
+    restore, the next sticky repeats play X. Ours equals ale-py step for step, for several X (Breakout's
+    paddle and Seaquest's submarine)."""
+    from arcade_lab.engine import roms
+    from arcade_lab.parity import _make_ale
+
+    for game in ("breakout", "seaquest"):
+        rams = {}
+        for x in (3, 4, 1):  # RIGHT, LEFT, FIRE
+            ale = _make_ale(roms.rom_path(game), seed, 4, 0.9, None, None)
+            env = Env(game, frameskip=4, repeat_action_probability=0.9, seed=seed)
+            for _ in range(30):
+                assert ale.act(1) == env.act(1)
+            a_state, e_state = ale.cloneState(), env.clone_state()
+            for _ in range(3):
+                ale.act(x)
+                env.act(x)
+            ale.restoreState(a_state)
+            env.restore_state(e_state)
+            for step in range(40):
+                assert ale.act(0) == env.act(0)
+                assert np.array_equal(ale.getRAM(), env.ram()), f"{game}, X={x}, step {step} after the restore"
+            rams[x] = env.ram().tobytes()
+        if game == "seaquest":  # the excursion's action shows: the test tells the two semantics apart
+            assert len(set(rams.values())) > 1

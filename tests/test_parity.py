@@ -31,7 +31,7 @@ def test_ledger_covers_every_supported_game():
 @requires_ale
 @pytest.mark.parametrize("game", sorted(_ledger()))
 def test_game_stays_frame_exact(game, tmp_path):
-    from arcade_lab.engine.parity import compare_game
+    from arcade_lab.parity import compare_game
 
     r = compare_game(game, STEPS, seed=0, out=tmp_path)
     assert r.ok, f"{game} diverged from ale-py at step {r.first_diff}: {r.detail} (diff image in {tmp_path})"
@@ -42,7 +42,18 @@ def test_partial_frames_under_frame_skip_show_what_ale_shows(tmp_path):
     """Video Checkers' computer moves run frames past 25 000 instructions (partial frames). Under frame
     skip only the observed frame is drawn, but the rows of a partial frame were rendered by an earlier,
     undrawn call, and ALE greys what a partial call left: such steps must be replayed fully drawn."""
-    from arcade_lab.engine.parity import compare_game
+    from arcade_lab.parity import compare_game
 
     r = compare_game("video_checkers", 250, seed=0, frameskip=4, mode=15, difficulty=0, out=tmp_path)
     assert r.ok, f"diverged from ale-py at step {r.first_diff}: {r.detail}"
+
+
+@requires_ale
+@pytest.mark.parametrize("game,frameskip", [("breakout", 4), ("seaquest", 1), ("ms_pacman", 4), ("pitfall2", 4)])
+def test_planner_excursions_under_sticky_actions_stay_frame_exact(game, frameskip, tmp_path):
+    """Clone, a few random steps, restore — what a planner does under Machado et al.'s protocol — many
+    times along a sticky-action trace; every step after each restore equals ale-py's."""
+    from arcade_lab.parity import compare_game
+
+    r = compare_game(game, 300, seed=1, frameskip=frameskip, sticky=0.25, excursions=10, out=tmp_path)
+    assert r.ok, f"{game} diverged from ale-py at step {r.first_diff}: {r.detail}"

@@ -21,7 +21,7 @@ import numpy as np
 from arcade_lab.agents.base import EpisodeRecord
 from arcade_lab.engine.console import State, StateError
 from arcade_lab.engine.env import Env, sticky_threshold
-from arcade_lab.engine.layout import E_EPFRAME, E_FRAMESKIP, E_MAXFRAMES, E_STICKY_THRESH
+from arcade_lab.engine.layout import E_MAXFRAMES, E_STICKY_THRESH
 
 from .presets import PRESETS, EpisodeDriver, Preset, preset_from_settings
 
@@ -73,16 +73,16 @@ def replay_episode(rec: EpisodeRecord, settings: dict | None = None, on_step=Non
     preset = preset_of(rec, settings)
     try:
         env = env_for(rec, preset)
-        env.restore_state(state)
+        env.restore_state(state, sticky_action=True)
     except Exception as e:  # a missing ROM, another ROM's state
         return Verdict(False, problems=[f"cannot set up the replay: {e}"])
     s = env.console.s
     # the start state carries its own env settings: they must be the ones the record claims
-    if (int(s[E_FRAMESKIP]) != max(1, preset.frameskip)
+    if (env.frames_per_act != max(1, preset.frameskip)
             or int(s[E_STICKY_THRESH]) != sticky_threshold(preset.repeat_action_probability)
             or int(s[E_MAXFRAMES]) != preset.max_frames):
         problems.append("start state settings (frame skip, sticky actions, frame cap) differ from the record's")
-    if int(s[E_EPFRAME]) != 0 and not (rec.extra or {}).get("branched"):
+    if env.episode_frame_number != 0 and not (rec.extra or {}).get("branched"):
         problems.append("start state is not at the start of an episode")
     if env.mode != rec.mode or env.difficulty != rec.difficulty:
         problems.append(f"start state is mode {env.mode}/difficulty {env.difficulty}, "
