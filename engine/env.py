@@ -10,7 +10,7 @@ import time
 
 import numpy as np
 
-from . import ale_core, games
+from . import ale_core, games, observe
 from .console import _SNAP_SHAPE, Console, State, StateError
 from .games.base import ACTION_MEANINGS, ALL_ACTIONS, G_SCORE, G_TERMINAL
 from .layout import (AUD_ON, E_DIFF, E_EPFRAME, E_FRAME, E_FRAMESKIP, E_GAME, E_LAST_ACT, E_LAST_DELTA,
@@ -259,12 +259,15 @@ class Env:
         a restored machine, as a display does."""
         return self.console.screen(int(self.console.s[T_FBCUR]))
 
-    def screen_rgb(self) -> np.ndarray:
-        return self.console.palette()[self.console.screen(self._screen_buffer)]
+    def screen_rgb(self, out: np.ndarray | None = None) -> np.ndarray:
+        """(H, 160, 3) uint8, as ALE ``getScreenRGB``; written into ``out`` when given (any uint8 buffer
+        of H*160*3 elements; a C-contiguous one is written in place)."""
+        return observe.screen_rgb(self.console.screen(self._screen_buffer), self.console.palette(), out)
 
-    def screen_grayscale(self) -> np.ndarray:
+    def screen_grayscale(self, out: np.ndarray | None = None) -> np.ndarray:
+        """(H, 160) uint8 luminance, as ALE ``getScreenGrayscale``; into ``out`` when given."""
         lut = PAL_GRAY if self.console.pal else NTSC_GRAY
-        return lut[self.console.screen(self._screen_buffer)]
+        return observe.screen_lut(self.console.screen(self._screen_buffer), lut, out)
 
     def ram(self) -> np.ndarray:
         return self.console.ram()

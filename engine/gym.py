@@ -57,10 +57,10 @@ class AleView:
         return self._out(self._env.screen(), out)
 
     def getScreenRGB(self, out=None):  # noqa: N802
-        return self._out(self._env.screen_rgb(), out)
+        return self._env.screen_rgb(out)
 
     def getScreenGrayscale(self, out=None):  # noqa: N802
-        return self._out(self._env.screen_grayscale(), out)
+        return self._env.screen_grayscale(out)
 
     def getRAM(self, out=None):  # noqa: N802
         return self._out(self._env.ram(), out)
