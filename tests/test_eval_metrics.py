@@ -33,9 +33,22 @@ def test_reference_table():
 def test_aggregates_by_hand():
     x = np.array([0.0, 1, 2, 3, 4, 5, 6, 100])
     assert M.iqm(x) == pytest.approx((2 + 3 + 4 + 5) / 4)            # middle 50% of 8 values
-    assert M.AGGREGATES["median"](x) == pytest.approx(3.5)
-    assert M.AGGREGATES["mean"]([1.0, np.nan, 3.0]) == pytest.approx(2.0)
+    assert M.AGGREGATES["mean"]([1.0, np.nan, 3.0]) == pytest.approx(2.0)   # one game's runs, NaN skipped
     assert math.isnan(M.iqm([np.nan]))
+    # 2 runs x 3 games, game means 1, 2, 10: the median is over games of those means (2), not over the
+    # six cells (2.5); the mean is the mean of the game means
+    m = np.array([[0.0, 0, 3], [2.0, 4, 17]])
+    assert M.AGGREGATES["median"](m) == pytest.approx(2.0) and np.median(m) == pytest.approx(2.5)
+    assert M.AGGREGATES["mean"](m) == pytest.approx(13 / 3)
+    # optimality gap: 1 - mean(min(s, 1)) over cells: min -> 0, 0, 1, 1, 1, 1 → 1 - 4/6
+    assert M.optimality_gap(m) == pytest.approx(1 / 3)
+    assert M.optimality_gap(m, gamma=3.0) == pytest.approx(3 - (0 + 0 + 3 + 2 + 3 + 3) / 6)
+    # a game with an empty normalisation range (all NaN) is left out
+    with_nan = np.hstack([m, [[np.nan], [np.nan]]])
+    for fn in M.AGGREGATES.values():
+        assert fn(with_nan) == pytest.approx(fn(m))
+    with pytest.raises(ValueError, match="runs, games"):
+        M.aggregate_median(np.zeros((2, 2, 2)))
 
 
 def test_stratified_bootstrap():
@@ -60,6 +73,26 @@ def test_score_distribution_and_profile():
     np.testing.assert_allclose(M.score_distribution([np.nan, 1.0], [0.5]), [1.0])
     m = np.array([[0.0, 1.0], [2.0, 3.0]])
     np.testing.assert_allclose(M.performance_profile(m, [0, 1, 2.5]), [0.75, 0.5, 0.25])   # strictly above
+    # per game the fraction of its runs above tau, then the mean over games: game 0 has 1 of 1 valid run
+    # above 0.5, game 1 has 1 of 2
+    m = np.array([[1.0, 0.0], [np.nan, 2.0]])
+    np.testing.assert_allclose(M.performance_profile(m, [0.5]), [(1 + 0.5) / 2])
+
+
+def test_probability_of_improvement_by_hand():
+    # game 0: x (1, 3) vs y (2, 2): pairs 1<2, 1<2, 3>2, 3>2 → 1/2; game 1: x (5, 5) vs y (5, 4):
+    # 5=5 (1/2), 5>4, 5=5 (1/2), 5>4 → 3/4; mean over games 5/8
+    x = np.array([[1.0, 5.0], [3.0, 5.0]])
+    y = np.array([[2.0, 5.0], [2.0, 4.0]])
+    assert M.probability_of_improvement(x, y) == pytest.approx(5 / 8)
+    assert M.probability_of_improvement(y, x) == pytest.approx(3 / 8)     # P(X>Y) + P(Y>X) = 1 with ties halved
+    assert M.probability_of_improvement(x, x) == pytest.approx(0.5)
+    # runs counts may differ; games must match
+    assert M.probability_of_improvement(x, y[:1]) == pytest.approx(((0 + 1) / 2 + (0.5 + 0.5) / 2) / 2)
+    with pytest.raises(ValueError, match="same games"):
+        M.probability_of_improvement(x, y[:, :1])
+    # X above Y on every run of every game: 1, and every bootstrap replicate agrees
+    assert M.probability_of_improvement_ci(x + 100, y, reps=200) == (1.0, 1.0, 1.0)
 
 
 def test_machado_score():

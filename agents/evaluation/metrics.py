@@ -7,8 +7,13 @@ Definitions and where they come from:
   baseline-normalised  = range of the 37 baseline policies' scores  ALE 2013 Sec. 4.1.2
   inter-algorithm      = range of the compared algorithms' scores   ALE 2013 Sec. 4.1.3
   score distribution   = fraction of games with normalised score >= x   ALE 2013 Sec. 4.2.2 (Fig. 4)
-  performance profile  = fraction of runs with normalised score > tau (all games × runs) Agarwal et al. 2021
-  IQM, stratified bootstrap CIs                                      Agarwal et al. 2021 (rliable)
+  Agarwal et al. 2021 (rliable 1.2), on a (runs, games) matrix of normalised scores:
+    mean / median      = mean / median over games of each game's mean over runs
+    IQM                = mean of the middle 50% of all run × game scores (25% cut on each side)
+    optimality gap     = gamma - mean over all scores of min(score, gamma), gamma = 1
+    P(X > Y)           = per game, P(x > y) over all run pairs with ties counted half; mean over games
+    performance profile = per game, fraction of runs with score > tau; mean over games
+    intervals          = stratified bootstrap: runs resampled with replacement within each game; percentile
   Welch's t-test, two-tailed, 99%: win/tie/loss per game            ALE 2013 Sec. 4.3 (Table 3)
   separability (3 criteria, BH across games)                        AtariBench 2026 Sec. 4.2
   Machado score: mean of the last 100 episodes up to a frame threshold   Machado et al. 2018 Sec. 6.1
@@ -96,64 +101,93 @@ def machado_score(episode_frames: Sequence[int], episode_scores: Sequence[float]
     return float(upto[-last_n:].mean())
 
 
-# -- aggregates ---------------------------------------------------------------------------------------
-def iqm(x) -> float:
-    """Interquartile mean: the mean of the middle 50% (scipy's trim_mean, 25% cut on each side)."""
-    x = np.asarray(x, float).ravel()
+# -- aggregates (rliable's definitions) ---------------------------------------------------------------
+def _games_matrix(matrix) -> np.ndarray:
+    """A (runs, games) float matrix without the games whose every score is NaN (empty normalisation range).
+    One-dimensional input is the runs of one game, as in rliable."""
+    m = np.asarray(matrix, float)
+    if m.ndim == 1:
+        m = m[:, None]
+    if m.ndim != 2:
+        raise ValueError(f"scores must be a (runs, games) matrix; got an array of shape {m.shape}")
+    return m[:, ~np.all(np.isnan(m), axis=0)]
+
+
+def aggregate_mean(matrix) -> float:
+    """Mean over games of each game's mean over runs."""
+    m = _games_matrix(matrix)
+    return float(np.mean(np.nanmean(m, axis=0))) if m.size else float("nan")
+
+
+def aggregate_median(matrix) -> float:
+    """Median over games of each game's mean over runs (not the median of all run × game cells)."""
+    m = _games_matrix(matrix)
+    return float(np.median(np.nanmean(m, axis=0))) if m.size else float("nan")
+
+
+def iqm(matrix) -> float:
+    """Interquartile mean of all run × game scores: scipy's trim_mean, 25% cut on each side."""
+    x = np.asarray(matrix, float).ravel()
     x = x[~np.isnan(x)]
     return float(stats.trim_mean(x, 0.25)) if x.size else float("nan")
 
 
-def _nanmean(x) -> float:
-    x = np.asarray(x, float).ravel()
+def optimality_gap(matrix, gamma: float = 1.0) -> float:
+    """How far all run × game scores fall short of ``gamma``: gamma - mean(min(score, gamma))."""
+    x = np.asarray(matrix, float).ravel()
     x = x[~np.isnan(x)]
-    return float(x.mean()) if x.size else float("nan")
+    return float(gamma - np.mean(np.minimum(x, gamma))) if x.size else float("nan")
 
 
-def _nanmedian(x) -> float:
-    x = np.asarray(x, float).ravel()
-    x = x[~np.isnan(x)]
-    return float(np.median(x)) if x.size else float("nan")
+AGGREGATES: dict[str, Callable] = {"median": aggregate_median, "iqm": iqm, "mean": aggregate_mean,
+                                   "optimality gap": optimality_gap}
+
+# the same statistics over a (replicates, runs, games) stack in one numpy call each: reports bootstrap
+# dozens of agents, and a Python loop over thousands of replicates dominates their time
+_VECTORISED = {
+    aggregate_mean: lambda b: b.mean(axis=1).mean(axis=1),
+    aggregate_median: lambda b: np.median(b.mean(axis=1), axis=1),
+    iqm: lambda b: stats.trim_mean(b.reshape(len(b), -1), 0.25, axis=1),
+    optimality_gap: lambda b: 1.0 - np.minimum(b, 1.0).reshape(len(b), -1).mean(axis=1),
+}
 
 
-AGGREGATES: dict[str, Callable] = {"mean": _nanmean, "median": _nanmedian, "iqm": iqm}
+def _resampled(m: np.ndarray, reps: int, rng) -> np.ndarray:
+    """(reps, runs, games): every replicate draws each game's runs with replacement from that game only
+    (the strata), so each game keeps its weight — rliable's recipe for few runs on many games."""
+    n, g = m.shape
+    return m[rng.integers(0, n, size=(reps, n, g)), np.arange(g)]
+
+
+def _interval(boots: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile interval over the replicates (axis 0)."""
+    if not 0 < level < 1:
+        raise ValueError(f"confidence level must lie strictly between 0 and 1; got {level}")
+    a = (1 - level) / 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)   # a statistic NaN in every replicate stays NaN
+        lo, hi = np.nanquantile(boots, [a, 1 - a], axis=0)
+    return lo, hi
 
 
 def stratified_bootstrap_ci(matrix, stat: Callable = iqm, reps: int = 2000, level: float = 0.95,
                             seed: int = 0) -> tuple[float, float, float]:
-    """(point, low, high) of ``stat`` over a (runs, games) matrix of normalised scores.
-
-    Stratified: each replicate resamples runs with replacement *within every game* (the strata), so each
-    game keeps its weight — rliable's recipe for few runs on many tasks. Percentile interval. Games whose
-    column is NaN (empty normalisation range) are left out."""
-    m = np.asarray(matrix, float)
-    if m.ndim == 1:
-        m = m[:, None]
-    m = m[:, ~np.all(np.isnan(m), axis=0)]
+    """(point, low, high) of ``stat`` over a (runs, games) matrix of normalised scores; ``stat`` receives
+    a (runs, games) matrix. Stratified bootstrap, percentile interval; games whose column is all NaN are
+    left out, and a single run gives no interval."""
+    m = _games_matrix(matrix)
     n, g = m.shape
     point = stat(m)
     if n < 2 or g == 0:
         return point, float("nan"), float("nan")
-    rng = np.random.default_rng(seed)
-    idx = rng.integers(0, n, size=(reps, n, g))
-    boots_in = m[idx, np.arange(g)[None, None, :]].reshape(reps, n * g)
+    b = _resampled(m, reps, np.random.default_rng(seed))
     vec = _VECTORISED.get(stat)
-    if vec is not None and not np.isnan(boots_in).any():
-        boots = vec(boots_in)   # one numpy call for all replicates (reports bootstrap dozens of agents)
-    else:
-        boots = np.array([stat(b) for b in boots_in])
-    a = (1 - level) / 2
-    lo, hi = np.nanquantile(boots, [a, 1 - a])
+    boots = vec(b) if vec is not None and not np.isnan(b).any() else np.array([stat(x) for x in b])
+    lo, hi = _interval(boots, level)
     return point, float(lo), float(hi)
 
 
-_VECTORISED = {
-    _nanmean: lambda b: b.mean(axis=1),
-    _nanmedian: lambda b: np.median(b, axis=1),
-    iqm: lambda b: stats.trim_mean(b, 0.25, axis=1),
-}
-
-
+# -- performance profiles -----------------------------------------------------------------------------
 def score_distribution(per_game: Sequence[float], xs: Sequence[float]) -> np.ndarray:
     """Fraction of games whose (normalised) score is >= x, for each x (NaN games excluded)."""
     v = np.asarray(per_game, float)
@@ -164,14 +198,102 @@ def score_distribution(per_game: Sequence[float], xs: Sequence[float]) -> np.nda
     return (v[None, :] >= xs[:, None]).mean(axis=1)
 
 
+def _profiles(b: np.ndarray, taus: np.ndarray) -> np.ndarray:
+    """(reps, taus) profiles of a (reps, runs, games) stack: per game the fraction of its (non-NaN) runs
+    above tau, averaged over games."""
+    if not np.isnan(b).any():
+        # every game has all its runs: the mean over games of per-game fractions is the fraction of all
+        # scores, read off each replicate's sorted scores
+        flat = np.sort(b.reshape(len(b), -1), axis=1)
+        n = flat.shape[1]
+        return np.stack([(n - np.searchsorted(row, taus, side="right")) / n for row in flat])
+    valid = (~np.isnan(b)).sum(axis=1)
+    out = np.empty((len(b), taus.size))
+    with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)   # a resampled game with no valid run is skipped
+        for i, t in enumerate(taus):
+            out[:, i] = np.nanmean((b > t).sum(axis=1) / valid, axis=1)
+    return out
+
+
 def performance_profile(matrix, taus: Sequence[float]) -> np.ndarray:
-    """Fraction of all (run, game) scores strictly above tau: rliable's run-score distribution."""
-    v = np.asarray(matrix, float).ravel()
-    v = v[~np.isnan(v)]
+    """Fraction of runs with score strictly above tau, averaged over games (rliable's score distribution,
+    ``create_performance_profile``), for each tau."""
+    m = _games_matrix(matrix)
     taus = np.asarray(taus, float)
-    if v.size == 0:
+    if m.size == 0:
         return np.full(taus.shape, np.nan)
-    return (v[None, :] > taus[:, None]).mean(axis=1)
+    return _profiles(m[None], taus)[0]
+
+
+def performance_profile_ci(matrix, taus: Sequence[float], reps: int = 2000, level: float = 0.95,
+                           seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(profile, low, high) at each tau: the profile and its stratified bootstrap band."""
+    m = _games_matrix(matrix)
+    taus = np.asarray(taus, float)
+    point = performance_profile(m, taus)
+    if m.shape[0] < 2 or m.shape[1] == 0:
+        return point, np.full(taus.shape, np.nan), np.full(taus.shape, np.nan)
+    lo, hi = _interval(_profiles(_resampled(m, reps, np.random.default_rng(seed)), taus), level)
+    return point, lo, hi
+
+
+# -- probability of improvement -----------------------------------------------------------------------
+def _paired(x, y) -> tuple[np.ndarray, np.ndarray]:
+    """Two (runs, games) matrices over the same games, without the games either has no score on."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    x, y = (x[:, None] if x.ndim == 1 else x), (y[:, None] if y.ndim == 1 else y)
+    if x.ndim != 2 or y.ndim != 2 or x.shape[1] != y.shape[1]:
+        raise ValueError(f"probability of improvement needs (runs, games) matrices over the same games; "
+                         f"got shapes {x.shape} and {y.shape}")
+    keep = ~(np.all(np.isnan(x), axis=0) | np.all(np.isnan(y), axis=0))
+    return x[:, keep], y[:, keep]
+
+
+def _improvement(x: np.ndarray, y: np.ndarray, wx: np.ndarray, wy: np.ndarray) -> np.ndarray:
+    """P(X > Y) for each (reps,) row of run weights wx (reps, games, runs_x) and wy (reps, games, runs_y):
+    per game the weighted share of run pairs with x > y, ties counted half, then the mean over games.
+    NaN runs weigh nothing (their comparisons are False and their weights zeroed)."""
+    xt, yt = x.T[:, :, None], y.T[:, None, :]
+    wins = (xt > yt) + 0.5 * (xt == yt)                       # (games, runs_x, runs_y)
+    wx, wy = wx * ~np.isnan(x.T), wy * ~np.isnan(y.T)
+    # per game a batched matrix product (BLAS): (games, reps, runs_x) @ (games, runs_x, runs_y)
+    num = (np.matmul(wx.transpose(1, 0, 2), wins) * wy.transpose(1, 0, 2)).sum(axis=2).T
+    with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanmean(num / (wx.sum(axis=2) * wy.sum(axis=2)), axis=1)
+
+
+def probability_of_improvement(x, y) -> float:
+    """P(X > Y): per game, the probability that a run of X scores above a run of Y (ties count half,
+    the Mann–Whitney U over nx·ny), averaged over the games; x (runs_x, games), y (runs_y, games)."""
+    x, y = _paired(x, y)
+    if x.shape[1] == 0:
+        return float("nan")
+    return float(_improvement(x, y, np.ones((1, *x.T.shape)), np.ones((1, *y.T.shape)))[0])
+
+
+def _run_counts(rng, reps: int, games: int, runs: int) -> np.ndarray:
+    """(reps, games, runs): how often each run is drawn when a game's runs are resampled with replacement."""
+    idx = rng.integers(0, runs, size=(reps, games, runs))
+    idx += runs * np.arange(reps * games).reshape(reps, games, 1)
+    return np.bincount(idx.ravel(), minlength=reps * games * runs).reshape(reps, games, runs).astype(float)
+
+
+def probability_of_improvement_ci(x, y, reps: int = 2000, level: float = 0.95, seed: int = 0
+                                  ) -> tuple[float, float, float]:
+    """(point, low, high) of P(X > Y); each replicate resamples X's and Y's runs independently within
+    every game (rliable's StratifiedIndependentBootstrap). Resampling runs only reweights the fixed
+    pairwise comparisons, so replicates are weight products, not new comparisons."""
+    x, y = _paired(x, y)
+    point = probability_of_improvement(x, y)
+    g = x.shape[1]
+    if g == 0 or max(x.shape[0], y.shape[0]) < 2:
+        return point, float("nan"), float("nan")
+    rng = np.random.default_rng(seed)
+    boots = _improvement(x, y, _run_counts(rng, reps, g, x.shape[0]), _run_counts(rng, reps, g, y.shape[0]))
+    lo, hi = _interval(boots, level)
+    return point, float(lo), float(hi)
 
 
 # -- paired tests (ALE 2013 Table 3) ------------------------------------------------------------------

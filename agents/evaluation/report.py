@@ -160,8 +160,9 @@ def _esc(s) -> str:
     return html.escape(str(s))
 
 
-def svg_intervals(rows: list[tuple[str, float, float, float]], title: str, width=420, row_h=22) -> str:
-    """Horizontal point-and-interval chart: (label, point, low, high)."""
+def svg_intervals(rows: list[tuple[str, float, float, float]], title: str, width=420, row_h=22,
+                  refs=(0.0, 1.0)) -> str:
+    """Horizontal point-and-interval chart: (label, point, low, high); dashed lines at ``refs``."""
     vals = [v for _, p, lo, hi in rows for v in (p, lo, hi) if v == v and math.isfinite(v)]
     if not vals:
         return ""
@@ -173,7 +174,7 @@ def svg_intervals(rows: list[tuple[str, float, float, float]], title: str, width
     sx = lambda v: left + (v - lo_x) / (hi_x - lo_x) * (width - left - right)  # noqa: E731
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h}" font-family="sans-serif" '
              f'font-size="11"><text x="{width / 2}" y="14" text-anchor="middle" font-weight="bold">{_esc(title)}</text>']
-    for ref in (0.0, 1.0):
+    for ref in refs:
         if lo_x <= ref <= hi_x:
             parts.append(f'<line x1="{sx(ref):.1f}" y1="{top}" x2="{sx(ref):.1f}" y2="{h - 24}" stroke="#bbb" '
                          f'stroke-dasharray="3,3"/>')
@@ -193,8 +194,9 @@ def svg_intervals(rows: list[tuple[str, float, float, float]], title: str, width
 
 
 def svg_curves(curves: dict[str, tuple[np.ndarray, np.ndarray]], title: str, xlabel: str, ylabel: str,
-               width=460, height=260) -> str:
-    """Step curves y(x) per agent (score distributions, performance profiles), legend on the right."""
+               width=460, height=260, bands: dict[str, tuple[np.ndarray, np.ndarray]] | None = None) -> str:
+    """Step curves y(x) per agent (score distributions, performance profiles), legend on the right;
+    ``bands``: per agent (low, high) at the same x, drawn as a shaded confidence band behind its curve."""
     xs_all = np.concatenate([x for x, _ in curves.values()]) if curves else np.zeros(0)
     if xs_all.size == 0:
         return ""
@@ -217,6 +219,14 @@ def svg_curves(curves: dict[str, tuple[np.ndarray, np.ndarray]], title: str, xla
              f'text-anchor="middle">{_esc(ylabel)}</text>')
     for i, (name, (x, y)) in enumerate(curves.items()):
         c = PALETTE[i % len(PALETTE)]
+        if bands and name in bands:
+            lo, hi = bands[name]
+            ok = (lo == lo) & (hi == hi)
+            edge = [f"{sx(a):.1f},{sy(b):.1f}" for a, b in zip(x[ok], hi[ok])] + \
+                   [f"{sx(a):.1f},{sy(b):.1f}" for a, b in zip(x[ok][::-1], lo[ok][::-1])]
+            if edge:
+                p.append(f'<polygon class="band" points="{" ".join(edge)}" fill="{c}" fill-opacity="0.18" '
+                         f'stroke="none"/>')
         pts = " ".join(f"{sx(a):.1f},{sy(b):.1f}" for a, b in zip(x, y) if b == b)
         p.append(f'<polyline points="{pts}" fill="none" stroke="{c}" stroke-width="1.8"/>')
         ly = top + 14 * i + 8
@@ -248,6 +258,33 @@ def _write_csv(path: Path, header: list[str], rows: list[list]) -> None:
         w = csv.writer(f)
         w.writerow(header)
         w.writerows(rows)
+
+
+def _rliable_figures(kind: str, per_agent: dict, plotted: list[str], taus: np.ndarray, reps: int, seed: int
+                     ) -> tuple[str, list[list], list[list]]:
+    """Agarwal et al. 2021's figures for one normalisation: the plotted agents' performance profiles with
+    their stratified bootstrap bands, and P(X > Y) for every pair of them on the games both played.
+    Returns the SVG (profiles, then the best agent against each other one), the profile rows and the
+    probability-of-improvement rows of the CSVs."""
+    curves, bands, prows = {}, {}, []
+    for a in plotted:
+        pr, lo, hi = M.performance_profile_ci(_matrix(per_agent[a], sorted(per_agent[a])), taus, reps=reps, seed=seed)
+        curves[a], bands[a] = (taus, pr), (lo, hi)
+        prows += [[kind, a, float(t), float(v), float(l), float(h)] for t, v, l, h in zip(taus, pr, lo, hi)]
+    irows = []
+    for i, a in enumerate(plotted):
+        for b in plotted[i + 1:]:
+            both = [g for g in sorted(set(per_agent[a]) & set(per_agent[b]))
+                    if np.any(~np.isnan(per_agent[a][g])) and np.any(~np.isnan(per_agent[b][g]))]
+            if both:
+                pt, lo, hi = M.probability_of_improvement_ci(_matrix(per_agent[a], both), _matrix(per_agent[b], both),
+                                                             reps=reps, seed=seed)
+                irows.append([kind, a, b, pt, lo, hi, len(both)])
+    svg = svg_curves(curves, f"Performance profile ({kind}, 95% CI)", "normalised score tau",
+                     "fraction of runs > tau", bands=bands)
+    best = [(b, pt, lo, hi) for _, a, b, pt, lo, hi, _ in irows if a == plotted[0]]
+    svg += svg_intervals(best, f"P({plotted[0][:16]} > agent), {kind} (95% CI)", refs=(0.5,))
+    return svg, prows, irows
 
 
 def build(rd: RunData, out_dir, baselines: RunData | None = None, reps: int = 1000, seed: int = 0) -> Path:
@@ -297,6 +334,7 @@ def build(rd: RunData, out_dir, baselines: RunData | None = None, reps: int = 10
     # normalised scores, aggregates, distributions
     norm = normalised_tables(rd, br or None)
     nrows, arows = [], []
+    prof_rows, poi_rows = [], []
     figs = []
     for kind, per_agent in norm.items():
         # figures show at most MAX_PLOTTED agents: the best by mean normalised score, random always kept
@@ -322,19 +360,34 @@ def build(rd: RunData, out_dir, baselines: RunData | None = None, reps: int = 10
         finite = np.concatenate([x[np.isfinite(x)] for x in per_game_means.values()] + [np.zeros(1)])
         xs = np.linspace(min(0.0, float(finite.min())), max(1.0, float(np.quantile(finite, 0.95))), 101)
         dist = {a: (xs, M.score_distribution(x, xs)) for a, x in per_game_means.items()}
-        prof = {a: (xs, M.performance_profile(_matrix(per_agent[a], sorted(per_agent[a])), xs)) for a in plotted}
+        rl_svg, rl_prof, rl_poi = _rliable_figures(kind, per_agent, plotted, xs, reps, seed)
+        prof_rows += rl_prof
+        poi_rows += rl_poi
         figs.append(f"<h3>{_esc(kind)}-normalised</h3><div class='figs'>{charts}"
                     f"{svg_curves(dist, f'Score distribution ({kind})', 'normalised score x', 'fraction of games ≥ x')}"
-                    f"{svg_curves(prof, f'Performance profile ({kind})', 'tau', 'fraction of runs > tau')}</div>")
+                    f"{rl_svg}</div>")
     _write_csv(out / "normalised.csv", ["kind", "agent", "game", "score"], nrows)
     _write_csv(out / "aggregates.csv", ["kind", "agent", "statistic", "value", "ci_low", "ci_high", "games"], arows)
+    _write_csv(out / "performance_profiles.csv", ["kind", "agent", "tau", "fraction", "ci_low", "ci_high"], prof_rows)
+    _write_csv(out / "probability_of_improvement.csv",
+               ["kind", "agent", "versus", "probability", "ci_low", "ci_high", "games"], poi_rows)
     if norm:
         secs.append("<h2>Normalised scores</h2><p>human: (s − random)/(human − random), Mnih et al. 2015 reference "
                     "table; random: s / random (ALE 2013 §4.1.1); baseline: range of the 37 baseline policies; "
-                    "inter-algorithm: range of the compared agents. IQM = mean of the middle 50%; intervals: "
-                    f"stratified bootstrap ({reps} replicates).</p>" + "".join(figs) +
+                    "inter-algorithm: range of the compared agents. Aggregates as rliable defines them "
+                    "(Agarwal et al. 2021): median and mean over games of each game's mean over runs; IQM = mean "
+                    "of the middle 50% of all run × game scores; optimality gap = 1 − mean of min(score, 1); "
+                    "performance profile = fraction of runs above tau, averaged over games; P(X &gt; Y) = chance "
+                    "that a run of X beats a run of Y on the same game (ties count half), averaged over games. "
+                    "Intervals and bands: 95%, stratified bootstrap (runs resampled within each game, "
+                    f"{reps} replicates).</p>" + "".join(figs) +
                     _table(["normalisation", "agent", "statistic", "value", "95% CI", "games"],
                            [[k, a, s, _fmt(v), f"[{_fmt(lo)}, {_fmt(hi)}]", n] for k, a, s, v, lo, hi, n in arows]))
+    if poi_rows:
+        secs.append("<h3>Probability of improvement</h3><p>P(agent &gt; versus) between the plotted agents, on the "
+                    "games both played; 0.5 = neither is better.</p>" +
+                    _table(["normalisation", "agent", "versus", "P(agent > versus)", "95% CI", "games"],
+                           [[k, a, b, _fmt(v), f"[{_fmt(lo)}, {_fmt(hi)}]", n] for k, a, b, v, lo, hi, n in poi_rows]))
 
     # paired tests
     cmp_scores = {a: rd.samples[a] for a in shown}
