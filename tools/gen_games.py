@@ -1,6 +1,7 @@
 """Regenerate engine/games/_dispatch.py from the game modules in engine/games/.
 
-Run: python tools/gen_games.py   after adding or removing a module in engine/games/.
+Run: python tools/gen_games.py   after adding or removing a module in engine/games/
+(tests/test_games_registry.py checks the file is up to date).
 """
 from __future__ import annotations
 
