@@ -107,6 +107,7 @@ class MainWindow(QMainWindow):
         self._agent_ui = None
         self._agent_ui_scheduled = False
         self._closing = False
+        self.ask_before_leaving = True   # (test teardown turns it off)
 
     def _open_store(self):
         """The episode store; a crash's leftovers are marked now, and the player is told. A store that
@@ -254,13 +255,16 @@ class MainWindow(QMainWindow):
         self._refresh_recent()
 
     # -- games --------------------------------------------------------------------------------------------
-    def open_game(self, what, **kw) -> bool:
-        """Load a game (RomInfo, id or path). A bad ROM shows an error and the current game keeps running."""
+    def open_game(self, what, *, ask: bool = True, **kw) -> bool:
+        """Load a game (RomInfo, id or path). A bad ROM shows an error and the current game keeps running;
+        during a scored session the player is asked first (``ask``)."""
         target = what.path if hasattr(what, "path") else what
         try:
             sess = PlaySession(str(target), **kw)
         except Exception as e:
             self._on_error(f"Cannot open {target}: {e}")
+            return False
+        if ask and not self.confirm_leave(f"Open {sess.info.title}"):
             return False
         self.worker.set_session(sess)
         self._remember(str(target))
@@ -542,6 +546,8 @@ class MainWindow(QMainWindow):
         if self.store is None:
             self._on_error("Sessions are disabled: the score database is unavailable")
             return False
+        if not self.confirm_leave("Start a new session"):
+            return False
         name = player if ":" in player else f"human:{player}"
         try:
             self.store.player(name, "human", notes)
@@ -559,8 +565,34 @@ class MainWindow(QMainWindow):
     def end_session(self) -> None:
         sess = self.session
         if sess is not None and getattr(sess, "recording", False):
-            self.open_game(sess.info.path)   # the worker closes the recorded session on the switch
+            self.open_game(sess.info.path, ask=False)   # the worker closes the recorded session on the switch
             QTimer.singleShot(300, self.sessions.refresh)
+
+    def _unfinished_scored_session(self):
+        sess = self.session
+        if (sess is None or not getattr(sess, "recording", False) or sess.complete
+                or not sess.preset.scored):
+            return None
+        return sess
+
+    def confirm_leave(self, action: str) -> bool:
+        """True when nothing scored would be lost, or the player agreed to end the running scored session
+        (its unfinished episode is then marked abandoned and never counted)."""
+        sess = self._unfinished_scored_session()
+        if sess is None or not self.ask_before_leaving or self._closing:
+            return True
+        total = sess.preset.episodes
+        done = len(sess.scores)
+        box = QMessageBox(QMessageBox.Icon.Question, APP,
+                          f"{action} and end the {sess.preset.title} session?", parent=self)
+        box.setInformativeText(
+            f"Episode {sess.episode_number}" + (f" of {total}" if total else "")
+            + " is unfinished: it will be marked abandoned and will not count. The session ends with "
+            + f"{done} finished episode{'' if done == 1 else 's'}.")
+        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        box.setEscapeButton(QMessageBox.StandardButton.No)
+        return box.exec() == QMessageBox.StandardButton.Yes
 
     def _current_session_id(self) -> int | None:
         sess = self.session
@@ -620,6 +652,8 @@ class MainWindow(QMainWindow):
             sess = ReplaySession(rec, settings)
         except Exception as e:
             self._on_error(f"Cannot replay episode {episode_id}: {e}")
+            return False
+        if not self.confirm_leave(f"Replay episode {episode_id}"):
             return False
         self.worker.set_session(sess)
         self.statusBar().showMessage(f"Replaying episode {episode_id} ({rec.player}, score {rec.score:g})", 5000)
@@ -693,6 +727,9 @@ class MainWindow(QMainWindow):
         QApplication.instance().removeEventFilter(self.key_filter)
 
     def closeEvent(self, event) -> None:  # noqa: N802
+        if not self.confirm_leave("Quit"):
+            event.ignore()
+            return
         self._closing = True
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.shutdown()

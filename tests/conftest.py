@@ -70,4 +70,5 @@ def open_window(qtbot, tmp_path):
 
     yield open_
     for win in opened:
+        win.ask_before_leaving = False  # a test that stopped mid-session must not wait on the question
         win.close()

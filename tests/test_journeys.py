@@ -110,13 +110,21 @@ def new_session(win, qtbot, name: str) -> dict:
     return seen
 
 
-def library_row(win, game_id: str):
+def double_click(qtbot, widget, pos) -> None:
+    """A person's double click: QTest's mouseDClick alone is only the second press (the double-click
+    event), which an item view ignores unless the first press landed on the same item."""
+    qtbot.mouseClick(widget, Qt.MouseButton.LeftButton, pos=pos)
+    qtbot.mouseDClick(widget, Qt.MouseButton.LeftButton, pos=pos)
+
+
+def library_row(win, qtbot, game_id: str):
+    """Where ``game_id``'s row is in the library list, once the list has laid out its filtered rows."""
     lst = win.library.list
-    for i in range(lst.count()):
-        it = lst.item(i)
-        if not it.isHidden() and it.data(Qt.ItemDataRole.UserRole).id == game_id:
-            return lst.visualItemRect(it).center()
-    raise AssertionError(f"{game_id} is not shown in the library")
+    item = next(lst.item(i) for i in range(lst.count())
+                if lst.item(i).data(Qt.ItemDataRole.UserRole).id == game_id)
+    assert not item.isHidden(), f"{game_id} is not shown in the library"
+    qtbot.waitUntil(lambda: lst.itemAt(lst.visualItemRect(item).center()) is item, timeout=5000)
+    return lst.visualItemRect(item).center()
 
 
 # -- a. typing ----------------------------------------------------------------------------------------------
@@ -156,6 +164,15 @@ def test_typing_a_player_name_into_the_new_session_dialog(open_window, qtbot, tm
     qtbot.waitUntil(lambda: getattr(win.session, "recording", False), timeout=30000)
     qtbot.waitUntil(lambda: "human:Sandra Wade" in win.st_game.text(), timeout=5000)
     assert "human:Sandra Wade" in [p["name"] for p in win.store.players()]
+    # quitting mid-session asks first; Yes closes the window and the unfinished episode is abandoned
+    q = answer(Qt.Key.Key_Y)
+    w = WhenModal(q)
+    qtbot.keyClick(focused() or win, Qt.Key.Key_Q, CTRL)
+    w.stop()
+    assert "abandoned" in q.texts["text"]
+    qtbot.waitUntil(lambda: not win.isVisible(), timeout=5000)
+    [ep] = win.store.episodes(session_id=win.session.session_id, status=None)
+    assert ep.status == "abandoned"
 
 
 def test_remap_dialog_captures_left_and_a(open_window, qtbot):
@@ -211,3 +228,36 @@ def test_f5_saves_and_f7_loads_the_same_slot(open_window, qtbot):
     assert win.last_error == ""
     qtbot.waitUntil(lambda: np.array_equal(win.view.frame(), saved_screen), timeout=5000)
     shot(win, "save-load")
+
+
+# -- c. a scored session is never ended silently ------------------------------------------------------------
+def test_switching_game_mid_session_asks_first(open_window, qtbot, tmp_path):
+    win = open_window("pong", store=Store(tmp_path / "s.db"))
+    activate(win, qtbot)
+    click_into(qtbot, win.view)
+    new_session(win, qtbot, "ann")
+    qtbot.waitUntil(lambda: getattr(win.session, "recording", False), timeout=30000)
+    sess = win.session
+    click_into(qtbot, win.library.search)
+    qtbot.keyClicks(focused(), "breakout")
+    viewport = win.library.list.viewport()
+    # No: the session goes on
+    no = answer(Qt.Key.Key_N)
+    w = WhenModal(no)
+    double_click(qtbot, viewport, library_row(win, qtbot, "breakout"))
+    qtbot.waitUntil(lambda: bool(w.seen), timeout=5000)
+    w.stop()
+    assert "abandoned" in no.texts["text"] and "episode 1" in no.texts["text"].lower()
+    f = sess.frame_number
+    qtbot.waitUntil(lambda: sess.frame_number > f + 10, timeout=10000)
+    assert win.session is sess and not sess.complete
+    # Yes: the game switches and the unfinished episode is abandoned
+    yes = answer(Qt.Key.Key_Y)
+    w = WhenModal(yes)
+    double_click(qtbot, viewport, library_row(win, qtbot, "breakout"))
+    w.stop()
+    qtbot.waitUntil(lambda: win.session.info.id == "breakout", timeout=30000)
+    assert not getattr(win.session, "recording", False)
+    [ep] = win.store.episodes(session_id=sess.session_id, status=None)
+    assert ep.status == "abandoned"
+    shot(win, "switched")
