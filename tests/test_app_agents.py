@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import multiprocessing as mp
 import os
+import re
 import threading
 import time
 
@@ -65,7 +66,9 @@ def test_attach_each_agent_type(window, qtbot, kind, values, thought):
     if kind == "Const":
         assert set(d._trace[-10:]) == {2}
     qtbot.waitUntil(lambda: ap.thought.updates > 0, timeout=10000)  # the bar chart followed
-    assert "attached" not in ap.status.text() or d.decisions
+    status = ap.status.text()  # the panel's live line, written with the chart
+    assert status.startswith(f"{d.name} — agent in control"), status
+    assert 0 < int(re.search(r"(\d+) decisions", status).group(1)) <= d.decisions
     ap.detach()
     assert ap.driver is None
     assert window.worker.input is window.input  # the human has the controls back
