@@ -11,7 +11,8 @@ import numpy as np
 
 from ._jit import jit
 from .games import _dispatch as dispatch
-from .games.base import G_REWARD, G_TERMINAL
+from .games.base import FIRE, G_REWARD, G_TERMINAL, NOOP, PLAYER_B_NOOP  # noqa: F401  (FIRE: env reads ale_core.FIRE)
+from .games.base import RESET as RESET_ACTION
 from .layout import (
     EV_J_UP, EV_J_DOWN, EV_J_LEFT, EV_J_RIGHT, EV_J_FIRE, EV_P_FIRE, EV_P_RES, EV_RESET, EV_SELECT,
     EV_DIFF_A, EV_DIFF_B, E_FRAME, E_EPFRAME, E_MODE, E_DIFF, E_PADDLE, E_PADDLE_MIN, E_PADDLE_MAX,
@@ -24,10 +25,6 @@ from .rng import mt_next
 PADDLE_DELTA = 23000
 PADDLE_MIN = 27450
 PADDLE_MAX = 790196
-NOOP = 0
-FIRE = 1
-PLAYER_B_NOOP = 18
-RESET_ACTION = 40
 INT_MIN = -(1 << 31)
 INT_MAX = (1 << 31) - 1
 

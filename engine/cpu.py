@@ -25,6 +25,7 @@ from .layout import (A, X, Y, SP, PC, FN, FV, FB, FD, FI, FNZ, FC, EXEC, LAST_RE
 from .riot import U32, _to_int32
 from .tia import (QUIET_STORE, UNSEEN, cpu_write_clock, cpu_wsync_cycle, tia_access, grp_unseen, quiet_store,
                   starts_starfield, store_unseen, unchanged)
+from .tia_regs import WSYNC
 
 # 1 where an opcode's last bus access is a read: the state's last-access flag after it
 ENDS_WITH_READ = np.array([0 if (oc.ACCESS[op] in (oc.ACC_W, oc.ACC_RMW)
@@ -115,7 +116,7 @@ def _wr(s, rom, fb, addr, value, draw, cyc, last_read):
                 at = cpu_write_clock(s, cyc, clock, r)  # where the full path would have drawn up to
                 if at > s[DEFER_CLK]:  # (a delayed write can take effect after a later one)
                     s[DEFER_CLK] = at
-                if r == 0x02:
+                if r == WSYNC:
                     return cpu_wsync_cycle(s, cyc) if last_read else cyc
                 if unseen < 3:  # grp_unseen stored GRPx already; an unchanged register needs nothing
                     store_unseen(s, r, value)

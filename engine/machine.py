@@ -25,11 +25,10 @@ from .layout import (
 )
 from .riot import riot_cycles_reset, riot_reset
 from .rng import mt_next, mt_seed
-from .tia import flush_coverage, grey_out_frame, tia_cycles_reset, tia_reset, update_frame
+from .tia import MAX_RESISTANCE, flush_coverage, grey_out_frame, tia_cycles_reset, tia_reset, update_frame
 
 SYSTEM_SEED = 4753849
 INSTRUCTIONS_PER_FRAME = 25000
-MAX_RESISTANCE = 0x7FFFFFFF
 CTRL_JOYSTICK = 0
 CTRL_PADDLES = 1
 

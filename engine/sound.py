@@ -12,6 +12,7 @@ import numpy as np
 
 from ._jit import jit
 from .layout import AUD_LOG_MAX, AUD_LOG_OFFSET, AUD_N, CYC, T_AUDC0, T_AUDF0, T_AUDV0
+from .tia_regs import AUDC0, AUDC1, AUDF0, AUDF1, AUDV0, AUDV1
 
 CYCLES_PER_SAMPLE = 38
 SAMPLE_RATE_NTSC = 31440.0  # 2 samples x 262 lines x ~60 frames/s
@@ -108,17 +109,17 @@ def clock_voice(v, c):
 
 @jit
 def _set_register(v, addr, value):
-    if addr == 0x15:
+    if addr == AUDC0:
         v[V_AUDC] = value & 0x0F
-    elif addr == 0x16:
+    elif addr == AUDC1:
         v[V_AUDC + 1] = value & 0x0F
-    elif addr == 0x17:
+    elif addr == AUDF0:
         v[V_AUDF] = value & 0x1F
-    elif addr == 0x18:
+    elif addr == AUDF1:
         v[V_AUDF + 1] = value & 0x1F
-    elif addr == 0x19:
+    elif addr == AUDV0:
         v[V_AUDV] = value & 0x0F
-    elif addr == 0x1A:
+    elif addr == AUDV1:
         v[V_AUDV + 1] = value & 0x0F
 
 

@@ -30,6 +30,13 @@ from .tia_tables import (
     HMOVE_BLANK_CYCLE, POKE_DELAY, PF_DELAY, COSMIC_ARK_STEP, COPY_OFFSETS, PLAYER_PIXELS, PF_COVER,
     PLAYER_HULL, MISSILE_HULL, BALL_HULL,
 )
+from .tia_regs import (
+    VSYNC, VBLANK, WSYNC, RSYNC, NUSIZ0, NUSIZ1, COLUP0, COLUP1, COLUPF, COLUBK, CTRLPF, REFP0, REFP1,
+    PF0, PF1, PF2, RESP0, RESP1, RESM0, RESM1, RESBL, AUDC0, AUDC1, AUDF0, AUDF1, AUDV0, AUDV1,
+    GRP0, GRP1, ENAM0, ENAM1, ENABL, HMP0, HMP1, HMM0, HMM1, HMBL, VDELP0, VDELP1, VDELBL,
+    RESMP0, RESMP1, HMOVE, HMCLR, CXCLR, N_WRITE,
+    CXM0P, CXM1P, CXP0FB, CXP1FB, CXM0FB, CXM1FB, CXBLPF, CXPPMM, INPT0, INPT3, INPT4, INPT5,
+)
 
 HBLANK = 68
 INT_MAX = 0x7FFFFFFF
@@ -881,7 +888,7 @@ def tia_access(s, fb, addr, value, write, draw):
     if write:
         _tia_store(s, fb, addr, value, draw)
         return value
-    if s[ACC_OBJS] and (addr & 0x0F) < 8:
+    if s[ACC_OBJS] and (addr & 0x0F) < INPT0:
         flush_coverage(s)  # a collision register: the line so far counts
     return _tia_load(s, addr)
 
@@ -891,33 +898,34 @@ def _tia_load(s, addr):
     noise = s[DBUS] & 0x3F
     a = addr & 0x0F
     c = s[T_COLLISION]
-    if a == 0x00:
+    if a == CXM0P:
         return (0x80 if c & 0x0001 else 0) | (0x40 if c & 0x0002 else 0) | noise
-    if a == 0x01:
+    if a == CXM1P:
         return (0x80 if c & 0x0004 else 0) | (0x40 if c & 0x0008 else 0) | noise
-    if a == 0x02:
+    if a == CXP0FB:
         return (0x80 if c & 0x0010 else 0) | (0x40 if c & 0x0020 else 0) | noise
-    if a == 0x03:
+    if a == CXP1FB:
         return (0x80 if c & 0x0040 else 0) | (0x40 if c & 0x0080 else 0) | noise
-    if a == 0x04:
+    if a == CXM0FB:
         return (0x80 if c & 0x0100 else 0) | (0x40 if c & 0x0200 else 0) | noise
-    if a == 0x05:
+    if a == CXM1FB:
         return (0x80 if c & 0x0400 else 0) | (0x40 if c & 0x0800 else 0) | noise
-    if a == 0x06:
+    if a == CXBLPF:
         return (0x80 if c & 0x1000 else 0) | noise
-    if a == 0x07:
+    if a == CXPPMM:
         return (0x80 if c & 0x2000 else 0) | (0x40 if c & 0x4000 else 0) | noise
     return tia_input(s, a, noise)
 
 
 @jit(inline="always")
 def tia_input(s, a, noise):
-    """TIA read registers 0x08-0x0F (paddles, fire buttons, nothing) with ``noise`` in the undriven bits."""
-    if a <= 0x0B:
-        return _paddle_bit(s, a - 0x08) | noise
-    if a == 0x0C:
+    """TIA read registers INPT0 (0x08) to 0x0F (paddles, fire buttons, nothing) with ``noise`` in the
+    undriven bits."""
+    if a <= INPT3:
+        return _paddle_bit(s, a - INPT0) | noise
+    if a == INPT4:
         return (0x80 if s[IN_FIRE] else 0) | noise
-    if a == 0x0D:
+    if a == INPT5:
         return (0x80 if s[IN_FIRE + 1] else 0) | noise
     return noise
 
@@ -1046,59 +1054,59 @@ def _released(cyc, line0):
 # write (3): the CPU stores
 # them without drawing up to the write (cpu._wr). The next access draws the span in one go with the
 # same state, so the pixels — including ALE's 4-pixel runs past an update point — come out the same.
-UNSEEN = np.zeros(64, dtype=np.int64)
-for _r in (0x02, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1A, 0x20, 0x21, 0x23, 0x24, 0x2B):
+UNSEEN = np.zeros(N_WRITE, dtype=np.int64)
+for _r in (WSYNC, AUDC0, AUDC1, AUDF0, AUDF1, AUDV0, AUDV1, HMP0, HMP1, HMM1, HMBL, HMCLR):
     UNSEEN[_r] = 1
-for _r in (0x06, 0x07, 0x08, 0x09):
+for _r in (COLUP0, COLUP1, COLUPF, COLUBK):
     UNSEEN[_r] = 2
-for _r in range(0x2D, 0x40):  # no register (RSYNC, which ALE does not emulate, neither)
+for _r in range(CXCLR + 1, N_WRITE):  # no register (RSYNC, which ALE does not emulate, neither)
     UNSEEN[_r] = 1
-UNSEEN[0x03] = 1
-UNSEEN[0x1B] = UNSEEN[0x1C] = 3  # GRP0/GRP1 on undrawn frames while no collision is open (grp_unseen)
-UNSEEN[0x22] = 4  # HMM0 unless it starts Cosmic Ark's starfield, which moves M0 at every line's end
+UNSEEN[RSYNC] = 1
+UNSEEN[GRP0] = UNSEEN[GRP1] = 3  # on undrawn frames while no collision is open (grp_unseen)
+UNSEEN[HMM0] = 4  # unless it starts Cosmic Ark's starfield, which moves M0 at every line's end
 # Registers drawing does read, when the write leaves the TIA exactly as it is (``unchanged``): Pong
 # rewrites its playfield, missiles and ball with the same values on ~600 of its ~1 000 writes a frame.
 # (GRP0/GRP1, 3 above, are checked the same way first, on drawn frames too.)
-for _r in (0x04, 0x05, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x0F, 0x1D, 0x1E, 0x1F, 0x27):
+for _r in (NUSIZ0, NUSIZ1, CTRLPF, REFP0, REFP1, PF0, PF1, PF2, ENAM0, ENAM1, ENABL, VDELBL):
     UNSEEN[_r] = 5
 
 
 @jit(inline="always")
 def store_unseen(s, addr, value):
     """A write to one of the ``UNSEEN`` registers other than WSYNC and GRPx (``addr`` 0-0x3F)."""
-    if addr <= 0x09:
-        if addr == 0x06:
+    if addr <= COLUBK:
+        if addr == COLUP0:
             _set_color(s, T_COLUP0, value)
-        elif addr == 0x07:
+        elif addr == COLUP1:
             _set_color(s, T_COLUP1, value)
-        elif addr == 0x08:
+        elif addr == COLUPF:
             _set_color(s, T_COLUPF, value)
-        elif addr == 0x09:
+        elif addr == COLUBK:
             _set_color(s, T_COLUBK, value)
-    elif addr <= 0x1A:
-        if addr == 0x15:
+    elif addr <= AUDV1:
+        if addr == AUDC0:
             s[T_AUDC0] = value & 0x0F
-        elif addr == 0x16:
+        elif addr == AUDC1:
             s[T_AUDC1] = value & 0x0F
-        elif addr == 0x17:
+        elif addr == AUDF0:
             s[T_AUDF0] = value & 0x1F
-        elif addr == 0x18:
+        elif addr == AUDF1:
             s[T_AUDF1] = value & 0x1F
-        elif addr == 0x19:
+        elif addr == AUDV0:
             s[T_AUDV0] = value & 0x0F
         else:
             s[T_AUDV1] = value & 0x0F
-    elif addr == 0x20:
+    elif addr == HMP0:
         s[T_HMP0] = value >> 4
-    elif addr == 0x21:
+    elif addr == HMP1:
         s[T_HMP1] = value >> 4
-    elif addr == 0x23:
+    elif addr == HMM1:
         s[T_HMM1] = value >> 4
-    elif addr == 0x24:
+    elif addr == HMBL:
         s[T_HMBL] = value >> 4
-    elif addr == 0x22:  # HMM0 (not starting the starfield: see starts_starfield)
+    elif addr == HMM0:  # not starting the starfield: see starts_starfield
         s[T_HMM0] = value >> 4
-    elif addr == 0x2B:  # HMCLR
+    elif addr == HMCLR:
         s[T_HMP0] = 0
         s[T_HMP1] = 0
         s[T_HMM0] = 0
@@ -1112,37 +1120,37 @@ def unchanged(s, r, value):
     ``_tia_store`` sets as it is. Drawing never changes these slots, except the line's end, which only
     brings the object masks back to what a write would set (and Cosmic Ark's starfield, which moves M0:
     NUSIZ0 then takes the full path) — so a check before drawing up to the write holds after it too."""
-    if r == 0x0D:
+    if r == PF0:
         return ((s[T_PF] & 0x000FFFF0) | ((value >> 4) & 0x0F)) == s[T_PF]
-    if r == 0x0E:
+    if r == PF1:
         return ((s[T_PF] & 0x000FF00F) | (value << 4)) == s[T_PF]
-    if r == 0x0F:
+    if r == PF2:
         return ((s[T_PF] & 0x00000FFF) | (value << 12)) == s[T_PF]
-    if r == 0x1D:
+    if r == ENAM0:
         return (value & 0x02) == s[T_ENAM0]
-    if r == 0x1E:
+    if r == ENAM1:
         return (value & 0x02) == s[T_ENAM1]
-    if r == 0x1F:
+    if r == ENABL:
         return (value & 0x02) == s[T_ENABL]
-    if r == 0x0B:
+    if r == REFP0:
         return (1 if value & 0x08 else 0) == s[T_REFP0]
-    if r == 0x0C:
+    if r == REFP1:
         return (1 if value & 0x08 else 0) == s[T_REFP1]
-    if r == 0x27:
+    if r == VDELBL:
         return (value & 0x01) == s[T_VDELBL]
-    if r == 0x1B:  # GRP0 also copies GRP1 into its delayed copy
+    if r == GRP0:  # also copies GRP1 into its delayed copy
         return value == s[T_GRP0] and s[T_DGRP1] == s[T_GRP1]
-    if r == 0x1C:  # GRP1 also copies GRP0 and ENABL
+    if r == GRP1:  # also copies GRP0 and ENABL
         return value == s[T_GRP1] and s[T_DGRP0] == s[T_GRP0] and s[T_DENABL] == s[T_ENABL]
-    if r == 0x04:
+    if r == NUSIZ0:
         return (value == s[T_NUSIZ0] and s[T_COSMIC_ON] == 0 and s[T_P0M_POS] == s[T_POSP0]
                 and s[T_P0M_SKIP] == 0 and s[T_P0M_MODE] == (value & 7) and s[T_M0M_POS] == s[T_POSM0]
                 and s[T_M0M_NUM] == (value & 7) and s[T_M0M_SIZE] == ((value & 0x30) >> 4) and s[T_M0M_OFF] == 0)
-    if r == 0x05:
+    if r == NUSIZ1:
         return (value == s[T_NUSIZ1] and s[T_P1M_POS] == s[T_POSP1] and s[T_P1M_SKIP] == 0
                 and s[T_P1M_MODE] == (value & 7) and s[T_M1M_POS] == s[T_POSM1]
                 and s[T_M1M_NUM] == (value & 7) and s[T_M1M_SIZE] == ((value & 0x30) >> 4))
-    if r == 0x0A:
+    if r == CTRLPF:
         return (value == s[T_CTRLPF] and s[T_PFM_REFL] == (value & 0x01) and s[T_BLM_POS] == s[T_POSBL]
                 and s[T_BLM_SIZE] == ((value & 0x30) >> 4))
     return False
@@ -1158,7 +1166,7 @@ def starts_starfield(s, clock, value):
 def store_grp(s, addr, value):
     """GRP0 (0x1B; also latches GRP1's delayed copy) or GRP1 (0x1C; also GRP0's and ENABL's); the caller
     then calls ``_update_grp`` (one call site in the device path: each costs it a zeroed stack slot)."""
-    if addr == 0x1B:
+    if addr == GRP0:
         s[T_GRP0] = value
         s[T_DGRP1] = s[T_GRP1]
     else:
@@ -1178,7 +1186,7 @@ def grp_unseen(s, addr, value):
     nothing, otherwise."""
     open_ = ~s[T_COLLISION]
     en = s[T_ENABLED]
-    if addr == 0x1B:  # P0 shows GRP0 unless vertically delayed; P1's delayed copy takes GRP1
+    if addr == GRP0:  # P0 shows GRP0 unless vertically delayed; P1's delayed copy takes GRP1
         g0, g1, d0, d1 = value, s[T_GRP1], s[T_DGRP0], s[T_GRP1]
         after = en & ~(P0_BIT | P1_BIT)
         changed = (0 if s[T_VDELP0] else P0_BIT) | (P1_BIT if s[T_VDELP1] else 0)
@@ -1200,7 +1208,7 @@ def grp_unseen(s, addr, value):
 
 @jit(inline="always")
 def _store_nusiz(s, addr, value):
-    if addr == 0x04:
+    if addr == NUSIZ0:
         s[T_NUSIZ0] = value
         _set_p0_mask(s, 0)
         _set_m0_mask(s)
@@ -1213,9 +1221,9 @@ def _store_nusiz(s, addr, value):
 @jit(inline="always")
 def _store_pf(s, addr, value):
     pf = s[T_PF]
-    if addr == 0x0D:
+    if addr == PF0:
         pf = (pf & 0x000FFFF0) | ((value >> 4) & 0x0F)
-    elif addr == 0x0E:
+    elif addr == PF1:
         pf = (pf & 0x000FF00F) | (value << 4)
     else:
         pf = (pf & 0x00000FFF) | (value << 12)
@@ -1249,8 +1257,8 @@ def _store_hmove(s, clock, x):
 
 
 # Registers ``quiet_store`` takes: what they change is where objects are and whether they show.
-QUIET_STORE = np.zeros(64, dtype=np.int64)
-for _r in (0x04, 0x05, 0x0D, 0x0E, 0x0F, 0x2A):
+QUIET_STORE = np.zeros(N_WRITE, dtype=np.int64)
+for _r in (NUSIZ0, NUSIZ1, PF0, PF1, PF2, HMOVE):
     QUIET_STORE[_r] = 1
 
 
@@ -1264,9 +1272,9 @@ def quiet_store(s, r, value, cyc, clock):
     if need != 0 and not _quiet(s, need):
         return False
     advance(s, cpu_write_clock(s, cyc, clock, r))
-    if r == 0x2A:
+    if r == HMOVE:
         _store_hmove(s, clock, write_x(s, cyc))
-    elif r == 0x04 or r == 0x05:
+    elif r == NUSIZ0 or r == NUSIZ1:
         _store_nusiz(s, r, value)
     else:
         _store_pf(s, r, value)
@@ -1284,7 +1292,7 @@ def _tia_store(s, fb, addr, value, draw):
         s[EXEC] |= EX_STOP
         s[T_PARTIAL] = 0
 
-    if addr == 0x00:  # VSYNC
+    if addr == VSYNC:
         s[T_VSYNC] = value
         if value & 0x02:
             s[T_VSYNCFIN] = clock + 228
@@ -1292,7 +1300,7 @@ def _tia_store(s, fb, addr, value, draw):
             s[T_VSYNCFIN] = INT_MAX
             s[EXEC] |= EX_STOP
             s[T_PARTIAL] = 0
-    elif addr == 0x01:  # VBLANK
+    elif addr == VBLANK:
         old = s[T_VBLANK]
         if not (old & 0x80) and (value & 0x80):
             s[T_DUMP_ON] = 1
@@ -1300,49 +1308,49 @@ def _tia_store(s, fb, addr, value, draw):
             s[T_DUMP_ON] = 0
             s[T_DUMP_CYC] = s[CYC]
         s[T_VBLANK] = value
-    elif addr == 0x02:  # WSYNC: the CPU only halts on a read cycle
+    elif addr == WSYNC:  # the CPU only halts on a read cycle
         if s[LAST_READ]:
             s[CYC] = wsync_cycle(s, s[CYC])
-    elif addr == 0x03:  # RSYNC: not emulated by ALE
+    elif addr == RSYNC:  # not emulated by ALE
         pass
-    elif addr == 0x04 or addr == 0x05:
+    elif addr == NUSIZ0 or addr == NUSIZ1:
         _store_nusiz(s, addr, value)
-    elif 0x06 <= addr <= 0x09:
+    elif COLUP0 <= addr <= COLUBK:
         store_unseen(s, addr, value)
-    elif addr == 0x0A:  # CTRLPF
+    elif addr == CTRLPF:
         s[T_CTRLPF] = value
         s[T_PPS] = (value & 0x06) << 5
         if ((clock - s[T_FRAMESTART]) % 228) < (HBLANK + 79):
             s[T_PFM_REFL] = value & 0x01
         _set_bl_mask(s)
-    elif addr == 0x0B:  # REFP0
+    elif addr == REFP0:
         on = 1 if value & 0x08 else 0
         if on != s[T_REFP0]:
             s[T_REFP0] = on
             s[T_CURGRP0] = REFLECT[s[T_CURGRP0]]
-    elif addr == 0x0C:  # REFP1
+    elif addr == REFP1:
         on = 1 if value & 0x08 else 0
         if on != s[T_REFP1]:
             s[T_REFP1] = on
             s[T_CURGRP1] = REFLECT[s[T_CURGRP1]]
-    elif addr == 0x0D or addr == 0x0E or addr == 0x0F:
+    elif addr == PF0 or addr == PF1 or addr == PF2:
         _store_pf(s, addr, value)
-    elif addr == 0x10 or addr == 0x11:  # RESP0/1 (one call site: each costs a zeroed slot per device call)
-        w = addr - 0x10
+    elif addr == RESP0 or addr == RESP1:  # one call site for both: each costs a zeroed slot per device call
+        w = addr - RESP0
         _reset_player(s, clock, T_POSP0 if w == 0 else T_POSP1, T_NUSIZ0 if w == 0 else T_NUSIZ1, w, fb, draw)
-    elif addr == 0x12:  # RESM0
+    elif addr == RESM0:
         hpos = (clock - s[T_FRAMESTART]) % 228
         s[T_POSM0] = 2 if hpos < HBLANK else ((hpos - HBLANK) + 4) % 160
         if (clock - s[T_LASTHMOVE]) == 20 * 3 and hpos == 69:
             s[T_POSM0] = 8
         _set_m0_mask(s)
-    elif addr == 0x13:  # RESM1
+    elif addr == RESM1:
         hpos = (clock - s[T_FRAMESTART]) % 228
         s[T_POSM1] = 2 if hpos < HBLANK else ((hpos - HBLANK) + 4) % 160
         if (clock - s[T_LASTHMOVE]) == 3 * 3 and hpos == 18:
             s[T_POSM1] = 3
         _set_m1_mask(s)
-    elif addr == 0x14:  # RESBL
+    elif addr == RESBL:
         hpos = (clock - s[T_FRAMESTART]) % 228
         s[T_POSBL] = 2 if hpos < HBLANK else ((hpos - HBLANK) + 4) % 160
         since = clock - s[T_LASTHMOVE]
@@ -1355,45 +1363,45 @@ def _tia_store(s, fb, addr, value, draw):
         elif since == 6 * 3 and hpos == 27:
             s[T_POSBL] = 5
         _set_bl_mask(s)
-    elif 0x15 <= addr <= 0x1A:
+    elif AUDC0 <= addr <= AUDV1:
         _audio_write(s, fb, addr, value)
         store_unseen(s, addr, value)
-    elif addr == 0x1B or addr == 0x1C:
+    elif addr == GRP0 or addr == GRP1:
         store_grp(s, addr, value)
         grp = True
-    elif addr == 0x1D:
+    elif addr == ENAM0:
         s[T_ENAM0] = value & 0x02
         if s[T_ENAM0] and not s[T_RESMP0]:
             s[T_ENABLED] |= M0_BIT
         else:
             s[T_ENABLED] &= ~M0_BIT
-    elif addr == 0x1E:
+    elif addr == ENAM1:
         s[T_ENAM1] = value & 0x02
         if s[T_ENAM1] and not s[T_RESMP1]:
             s[T_ENABLED] |= M1_BIT
         else:
             s[T_ENABLED] &= ~M1_BIT
-    elif addr == 0x1F:
+    elif addr == ENABL:
         s[T_ENABL] = value & 0x02
         _update_ball_enable(s)
-    elif addr == 0x20 or addr == 0x21 or addr == 0x23 or addr == 0x24 or addr == 0x2B:
+    elif addr == HMP0 or addr == HMP1 or addr == HMM1 or addr == HMBL or addr == HMCLR:
         store_unseen(s, addr, value)
-    elif addr == 0x22:
+    elif addr == HMM0:
         if starts_starfield(s, clock, value):
             s[T_COSMIC_ON] = 1
             s[T_COSMIC_CNT] = 0
         s[T_HMM0] = value >> 4
-    elif addr == 0x25:
+    elif addr == VDELP0:
         s[T_VDELP0] = value & 0x01
         grp = True
-    elif addr == 0x26:
+    elif addr == VDELP1:
         s[T_VDELP1] = value & 0x01
         grp = True
-    elif addr == 0x27:
+    elif addr == VDELBL:
         s[T_VDELBL] = value & 0x01
         _update_ball_enable(s)
-    elif addr == 0x28 or addr == 0x29:  # RESMP0/1
-        if addr == 0x28:
+    elif addr == RESMP0 or addr == RESMP1:
+        if addr == RESMP0:
             pos_m, pos_p, nus, resmp, enam, bit = T_POSM0, T_POSP0, T_NUSIZ0, T_RESMP0, T_ENAM0, M0_BIT
         else:
             pos_m, pos_p, nus, resmp, enam, bit = T_POSM1, T_POSP1, T_NUSIZ1, T_RESMP1, T_ENAM1, M1_BIT
@@ -1401,7 +1409,7 @@ def _tia_store(s, fb, addr, value, draw):
             mode = s[nus] & 7
             middle = 8 if mode == 5 else (16 if mode == 7 else 4)
             s[pos_m] = (s[pos_p] + middle) % 160
-            if addr == 0x28:
+            if addr == RESMP0:
                 _set_m0_mask(s)
             else:
                 _set_m1_mask(s)
@@ -1410,9 +1418,9 @@ def _tia_store(s, fb, addr, value, draw):
             s[T_ENABLED] |= bit
         else:
             s[T_ENABLED] &= ~bit
-    elif addr == 0x2A:
+    elif addr == HMOVE:
         _store_hmove(s, clock, line_cycle(s, clock))
-    elif addr == 0x2C:  # CXCLR
+    elif addr == CXCLR:
         s[T_COLLISION] = 0
         s[ACC_OBJS] = 0  # the line's pending coverage would latch before the clear: it goes with it
     if grp:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .tia_regs import GRP0, GRP1, N_WRITE, NUSIZ0, NUSIZ1, PF0, PF1, PF2, REFP0, REFP1, RESM0, RESM1, VBLANK
+
 # Object bits as the TIA model numbers them.
 P0_BIT, M0_BIT, P1_BIT, M1_BIT, BL_BIT, PF_BIT, SCORE_BIT, PRIORITY_BIT = 1, 2, 4, 8, 16, 32, 64, 128
 
@@ -174,9 +176,9 @@ REFLECT = np.array([int(f"{i:08b}"[::-1], 2) for i in range(256)], dtype=np.int6
 # HMOVE at CPU cycle 0..20 or 75 of a line blanks the line's first 8 pixels.
 HMOVE_BLANK_CYCLE = np.array([1 if (c <= 20 or c == 75) else 0 for c in range(76)], dtype=np.int64)
 # Register writes take effect this many colour clocks later (-1: playfield, see PF_DELAY).
-POKE_DELAY = np.zeros(64, dtype=np.int64)
-for _reg, _d in {0x01: 1, 0x04: 8, 0x05: 8, 0x0B: 1, 0x0C: 1, 0x0D: -1, 0x0E: -1, 0x0F: -1,
-                 0x12: 8, 0x13: 8, 0x1B: 1, 0x1C: 1}.items():
+POKE_DELAY = np.zeros(N_WRITE, dtype=np.int64)
+for _reg, _d in {VBLANK: 1, NUSIZ0: 8, NUSIZ1: 8, REFP0: 1, REFP1: 1, PF0: -1, PF1: -1, PF2: -1,
+                 RESM0: 8, RESM1: 8, GRP0: 1, GRP1: 1}.items():
     POKE_DELAY[_reg] = _d
 PF_DELAY = np.array([4, 5, 2, 3], dtype=np.int64)
 COSMIC_ARK_STEP = np.array([18, 33, 0, 17], dtype=np.int64)
