@@ -2,6 +2,8 @@
 same program on our engine and on ale-py."""
 from __future__ import annotations
 
+from arcade_lab.engine.tia_regs import VSYNC, WSYNC
+
 OPS = {  # mnemonic+mode -> opcode (only what the tests use)
     "lda#": 0xA9, "ldazp": 0xA5, "ldaabs": 0xAD, "ldx#": 0xA2, "ldy#": 0xA0, "stazp": 0x85, "staabs": 0x8D,
     "stxzp": 0x86, "styzp": 0x84, "inczp": 0xE6, "dex": 0xCA, "dey": 0x88, "inx": 0xE8, "bne": 0xD0,
@@ -44,14 +46,14 @@ class Asm:
 
     def frame_start(self) -> "Asm":
         """VSYNC for 3 lines; the frame boundary is the VSYNC-off write."""
-        self.op("lda#", 2).op("stazp", 0x02).op("stazp", 0x00)
+        self.op("lda#", 2).op("stazp", WSYNC).op("stazp", VSYNC)
         for _ in range(3):
-            self.op("stazp", 0x02)
-        return self.op("lda#", 0).op("stazp", 0x00)
+            self.op("stazp", WSYNC)
+        return self.op("lda#", 0).op("stazp", VSYNC)
 
     def lines(self, n: int, tag: str) -> "Asm":
         """Wait ``n`` scanlines with WSYNC (uses X)."""
-        return self.op("ldx#", n).label(tag).op("stazp", 0x02).op("dex").op("bne", tag)
+        return self.op("ldx#", n).label(tag).op("stazp", WSYNC).op("dex").op("bne", tag)
 
     def rom(self) -> bytes:
         for at, name, kind in self.fixups:

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from arcade_lab.engine import bus, cpu, layout as L, machine, opcodes
+from arcade_lab.engine.tia_regs import GRP0, HMOVE, PF0, PF1, PF2, WSYNC
 
 
 def _flat_cpu(program: dict[int, list[int]], pc: int = 0x0400):
@@ -200,7 +201,7 @@ def test_write_path_frame_constants_time_writes_as_the_device_path_does():
         assert tia.write_x(s, cyc) == ((clock - fs) % 228) // 3, (fs, cyc)
         assert tia.cpu_wsync_cycle(s, cyc) == tia.wsync_cycle(s, cyc), (fs, cyc)
         assert (clock < s[L.X_LIMIT]) == tia.within_line_limit(s, clock), (fs, cyc)
-        for r in (0x02, 0x0D, 0x0E, 0x0F, 0x1B, 0x2A):
+        for r in (WSYNC, PF0, PF1, PF2, GRP0, HMOVE):
             assert tia.cpu_write_clock(s, cyc, clock, r) == tia.write_clock(s, clock, r), (fs, cyc, r)
 
 

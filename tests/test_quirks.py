@@ -14,7 +14,11 @@ from tests.rombuilder import Asm
 
 pytestmark = requires_ale
 
-WSYNC, VSYNC, VBLANK, COLUBK, COLUPF, PF1, HMOVE, RESP0, GRP0, COLUP0 = 0x02, 0x00, 0x01, 0x09, 0x08, 0x0E, 0x2A, 0x10, 0x1B, 0x06
+from arcade_lab.engine.tia_regs import (
+    AUDV0, COLUBK, COLUP0, COLUP1, COLUPF, CTRLPF, CXBLPF, CXCLR, CXP0FB, CXP1FB, CXPPMM, ENABL, ENAM0, ENAM1,
+    GRP0, GRP1, HMCLR, HMM0, HMOVE, HMP0, INPT4, NUSIZ0, NUSIZ1, PF0, PF1, PF2, REFP0, RESBL, RESM0, RESM1,
+    RESP0, RESP1, VBLANK, VDELBL, VDELP0, VDELP1, VSYNC, WSYNC,
+)
 TIM1T, TIM8T, TIM64T, T1024T, INTIM, TIMINT, SWCHB = 0x294, 0x295, 0x296, 0x297, 0x284, 0x285, 0x282
 
 
@@ -231,7 +235,7 @@ def test_hmove_blank_on_early_hmove_only(tmp_path):
 
 def test_playfield_write_delays_and_score_mode(tmp_path):
     a = prologue(Asm()).label("frame").frame_start().op("lda#", 0x44).op("stazp", COLUPF)
-    a.op("lda#", 0x86).op("stazp", COLUP0).op("lda#", 0x02).op("stazp", 0x0A)  # CTRLPF score mode
+    a.op("lda#", 0x86).op("stazp", COLUP0).op("lda#", 0x02).op("stazp", CTRLPF)  # score mode
     a.lines(40, "a")
     a.label("body").op("stazp", WSYNC).op("lda#", 0xF0).op("stazp", PF1).op("nop").op("nop")
     a.op("lda#", 0x0F).op("stazp", PF1).op("dex").op("bne", "body")
@@ -242,7 +246,7 @@ def test_playfield_write_delays_and_score_mode(tmp_path):
 
 def test_late_resp0_inside_a_displayed_copy(tmp_path):
     a = prologue(Asm()).label("frame").frame_start().op("lda#", 0xFF).op("stazp", GRP0)
-    a.op("lda#", 0x0E).op("stazp", COLUP0).op("lda#", 0x03).op("stazp", 0x04)  # NUSIZ0: 3 copies
+    a.op("lda#", 0x0E).op("stazp", COLUP0).op("lda#", 0x03).op("stazp", NUSIZ0)  # 3 copies
     a.lines(30, "a")
     a.label("body").op("stazp", WSYNC)
     for _ in range(12):
@@ -254,10 +258,10 @@ def test_late_resp0_inside_a_displayed_copy(tmp_path):
 
 def test_collisions_latch_only_inside_the_window(tmp_path):
     # P0 over the playfield during VBLANK (not rendered) and again in the window; read CXP0FB each time.
-    a = prologue(Asm()).label("frame").frame_start().op("stazp", 0x2C)  # CXCLR
-    a.op("lda#", 0xFF).op("stazp", GRP0).op("stazp", 0x0D).op("stazp", PF1).op("stazp", 0x0F)
-    a.lines(10, "a").op("ldazp", 0x02).op("stazp", 0x90)      # CXP0FB above YStart: no collision
-    a.lines(60, "b").op("ldazp", 0x02).op("stazp", 0x91)      # inside the window: collision
+    a = prologue(Asm()).label("frame").frame_start().op("stazp", CXCLR)
+    a.op("lda#", 0xFF).op("stazp", GRP0).op("stazp", PF0).op("stazp", PF1).op("stazp", PF2)
+    a.lines(10, "a").op("ldazp", CXP0FB).op("stazp", 0x90)      # above YStart: no collision
+    a.lines(60, "b").op("ldazp", CXP0FB).op("stazp", 0x91)      # inside the window: collision
     a.lines(100, "c").op("jmp", "frame")
     env = run_both(tmp_path, a.rom())
     assert env.ram()[0x10] & 0x80 == 0 and env.ram()[0x11] & 0x80
@@ -274,8 +278,6 @@ def test_collision_reads_and_clears_in_mid_line_on_undrawn_frames(tmp_path):
     from arcade_lab.engine.env import _DELTA_FULL
     from arcade_lab.engine.layout import ACC_OBJS
 
-    GRP1, PF0, CXCLR, CXPPMM = 0x1C, 0x0D, 0x2C, 0x07
-
     def nops(n):
         for _ in range(n):
             a.op("nop")
@@ -291,7 +293,7 @@ def test_collision_reads_and_clears_in_mid_line_on_undrawn_frames(tmp_path):
     a.op("stazp", GRP0).op("stazp", GRP1).op("stazp", CXCLR).op("inczp", 0x80)
     a.lines(60, "a")   # inside the window (see the test above)
     a.op("ldazp", 0x80).op("and#", 7).op("tax")
-    for reg in (RESP0, 0x11):   # RESP0 then RESP1 at the same cycle of two lines: one position
+    for reg in (RESP0, RESP1):   # at the same cycle of two lines: one position
         a.op("stazp", WSYNC)
         nops(16)
         a.op("stazp", reg)
@@ -358,7 +360,7 @@ def test_pal_frames_get_colour_loss_odd_indices(tmp_path):
 @pytest.mark.parametrize("when", [0, 10, 20, 21, 40, 54, 55, 60, 70, 74])
 def test_hmove_motion_table_by_cycle(tmp_path, when):
     a = prologue(Asm()).label("frame").frame_start().op("lda#", 0xFF).op("stazp", GRP0)
-    a.op("lda#", 0x0E).op("stazp", COLUP0).op("lda#", 0x70).op("stazp", 0x20)  # HMP0 = 7 (left 7)
+    a.op("lda#", 0x0E).op("stazp", COLUP0).op("lda#", 0x70).op("stazp", HMP0)  # 7 (left 7)
     a.lines(40, "a").op("stazp", WSYNC)
     for _ in range(when // 2):
         a.op("nop")
@@ -681,21 +683,20 @@ def test_quiet_undrawn_writes_keep_frames_and_state(tmp_path, vdel):
     (whole snapshot) after every frame. With vertical delay on for both players and the ball, a GRP0
     write changes what player 1 shows and a GRP1 write what player 0 and the ball show: the pairs a
     deferred GRP write must find apart are those objects' (``tia.grp_unseen``)."""
-    NUSIZ0, CTRLPF, PF0, PF2, GRP1, ENABL, HMP0, CXCLR = 0x04, 0x0A, 0x0D, 0x0F, 0x1C, 0x1F, 0x20, 0x2C
     a = prologue(Asm())
-    if vdel:   # VDELP0, VDELP1, VDELBL
-        a.op("lda#", 1).op("stazp", 0x25).op("stazp", 0x26).op("stazp", 0x27)
-    for reg, colour in ((COLUBK, 0x46), (COLUPF, 0xC8), (COLUP0, 0x1E), (0x07, 0x86)):
+    if vdel:
+        a.op("lda#", 1).op("stazp", VDELP0).op("stazp", VDELP1).op("stazp", VDELBL)
+    for reg, colour in ((COLUBK, 0x46), (COLUPF, 0xC8), (COLUP0, 0x1E), (COLUP1, 0x86)):
         a.op("lda#", colour).op("stazp", reg)
     a.op("lda#", 0x10).op("stazp", PF0).op("lda#", 0x01).op("stazp", CTRLPF)   # ropes at both edges
     a.op("lda#", 0x02).op("stazp", ENABL).op("lda#", 0x10).op("stazp", HMP0)   # player 0 moves a pixel a line
-    for reg, wait in ((RESP0, 8), (0x11, 18), (0x14, 26)):   # P0 left, P1 and the ball mid-screen
+    for reg, wait in ((RESP0, 8), (RESP1, 18), (RESBL, 26)):   # P0 left, P1 and the ball mid-screen
         a.op("stazp", WSYNC)
         for _ in range(wait):
             a.op("nop")
         a.op("stazp", reg)
     a.label("frame").frame_start().op("inczp", 0x80)
-    for k, reg in enumerate((0x02, 0x03, 0x06, 0x07)):   # CXP0FB, CXP1FB, CXBLPF, CXPPMM
+    for k, reg in enumerate((CXP0FB, CXP1FB, CXBLPF, CXPPMM)):
         a.op("ldazp", reg).op("stazp", 0x81 + k)
     a.op("ldx#", 96).label("line").op("stazp", WSYNC).op("stazp", HMOVE)
     a.op("txa").op("stazp", GRP0).op("and#", 0x05).op("stazp", NUSIZ0)
@@ -726,15 +727,14 @@ def test_registers_stored_without_drawing_keep_frames_and_state(tmp_path):
     frame, partial ones included."""
     from arcade_lab.engine.layout import T_COSMIC_ON, T_PARTIAL
 
-    GRP1, HMP0, AUDV0, HMCLR, CXCLR, ENAM0, HMM0 = 0x1C, 0x20, 0x19, 0x2B, 0x2C, 0x1D, 0x22
     a = prologue(Asm())
-    for reg in (RESP0, 0x11):   # both players at the same column, inside PF1's left half
+    for reg in (RESP0, RESP1):   # both players at the same column, inside PF1's left half
         a.op("stazp", WSYNC)
         for _ in range(14):
             a.op("nop")
         a.op("stazp", reg)
     a.label("frame").frame_start().op("inczp", 0x80)
-    for k, reg in enumerate((0x07, 0x02, 0x03)):   # CXPPMM, CXP0FB, CXP1FB: since the last frame's clear
+    for k, reg in enumerate((CXPPMM, CXP0FB, CXP1FB)):   # since the last frame's clear
         a.op("ldazp", reg).op("stazp", 0x81 + k)
     # M0 on, HMM0 = 7; in every other run of 16 frames HMM0 becomes 6 exactly 21 cycles after an HMOVE: Cosmic
     # Ark's starfield (M0 moves at every line's end until the next HMOVE), which the CPU must not store
@@ -748,7 +748,7 @@ def test_registers_stored_without_drawing_keep_frames_and_state(tmp_path):
     a.op("stazp", HMP0).op("stazp", AUDV0).op("stazp", HMCLR)
     a.op("lda#", 0x46).op("stazp", COLUBK)   # mid-line, past the sprites' columns
     a.op("stazp", HMM0).op("stazp", 0x3E)    # an ordinary HMM0 write, and no register at all
-    a.op("ldazp", 0x0C).op("stazp", 0x84).op("ldazp", 0x38).op("stazp", 0x85)   # INPT4, INPT0 (mirror)
+    a.op("ldazp", INPT4).op("stazp", 0x84).op("ldazp", 0x38).op("stazp", 0x85)   # and INPT0 (mirror)
     a.op("dex").op("bne", "line")
     a.op("ldazp", 0x80).op("and#", 7).op("bne", "keep").op("stazp", CXCLR).label("keep")
     a.op("ldazp", 0x80).op("and#", 3).op("bne", "short")
@@ -777,12 +777,10 @@ def test_writes_that_change_nothing_skip_drawing_and_keep_frames_and_state(tmp_p
     still be reset: full path); collision registers go to RAM each frame and are cleared every fourth;
     every fourth frame's call is cut at the instruction limit with unchanged writes pending. Drawn
     against ale-py (screen, RAM), undrawn against drawn (whole snapshot) after every frame."""
-    NUSIZ0, NUSIZ1, CTRLPF, REFP0, PF0, PF2, GRP1 = 0x04, 0x05, 0x0A, 0x0B, 0x0D, 0x0F, 0x1C
-    ENAM0, ENAM1, ENABL, HMP0, VDELP0, VDELP1, VDELBL, CXCLR = 0x1D, 0x1E, 0x1F, 0x20, 0x25, 0x26, 0x27, 0x2C
     a = prologue(Asm())
-    for reg, colour in ((COLUBK, 0x46), (COLUPF, 0xC8), (COLUP0, 0x1E), (0x07, 0x86)):
+    for reg, colour in ((COLUBK, 0x46), (COLUPF, 0xC8), (COLUP0, 0x1E), (COLUP1, 0x86)):
         a.op("lda#", colour).op("stazp", reg)
-    for reg in (RESP0, 0x11, 0x12, 0x13, 0x14):   # players, missiles and ball around the same columns
+    for reg in (RESP0, RESP1, RESM0, RESM1, RESBL):   # players, missiles and ball around the same columns
         a.op("stazp", WSYNC)
         for _ in range(12):
             a.op("nop")

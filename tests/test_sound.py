@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from arcade_lab.engine import sound
+from arcade_lab.engine.tia_regs import AUDC0, AUDV0
 
 # Known TIA waveform lengths (in divider pulses): pure tones /2 and /6, the 4-bit poly 15, the 5-bit
 # poly 31, the 9-bit poly 511, div31 variants 31*k ...
@@ -44,7 +45,7 @@ def test_writes_apply_at_their_cycle():
     fb = new_framebuffers()
     s[L.AUD_ON] = 1
     # AUDV0 = 15, AUDC0 = 0 (constant high) written at cycle 3800 (sample 100): silence before, level after
-    for i, (cyc, reg, val) in enumerate([(0, 0x15, 0x00), (3800, 0x19, 0x0F)]):
+    for i, (cyc, reg, val) in enumerate([(0, AUDC0, 0x00), (3800, AUDV0, 0x0F)]):
         k = L.AUD_LOG_OFFSET + 5 * i
         fb[2, k:k + 5] = [cyc & 0xFF, (cyc >> 8) & 0xFF, cyc >> 16, reg, val]
     s[L.AUD_N] = 2
