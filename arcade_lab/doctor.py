@@ -5,7 +5,6 @@ import importlib
 import os
 import platform
 import sys
-from pathlib import Path
 
 
 def _version(mod: str) -> str | None:
@@ -57,7 +56,7 @@ def checks() -> list[tuple[str, bool, str, str]]:
         n = pygame.joystick.get_count()
         out.append(("gamepad", True, f"SDL {'.'.join(map(str, pygame.get_sdl_version()))}, {n} connected", ""))
     except Exception:
-        out.append(("gamepad", False, "no SDL (pygame) support", "pip install 'arcade-lab[gamepad]' for gamepads"))
+        out.append(("gamepad", False, "no SDL (pygame) support", "pip install pygame-ce (part of the default install)"))
     ale = roms.ale_rom_dir()
     n_ale = len([p for p in ale.iterdir() if p.suffix == ".bin"]) if ale else 0
     out.append(("ale-py ROMs", ale is not None, f"{n_ale} ROMs in {ale}" if ale else "ale-py not installed",
@@ -65,7 +64,7 @@ def checks() -> list[tuple[str, bool, str, str]]:
     user = roms.user_rom_dir()
     n_user = len(list(user.glob("*"))) if user.is_dir() else 0
     out.append(("user ROM folder", True, f"{user} ({n_user} files)", ""))
-    cdir = Path(os.environ.get("NUMBA_CACHE_DIR", cache_dir()))
+    cdir = cache_dir()
     n_cached = len(list(cdir.rglob("*.nbc"))) if cdir.is_dir() else 0
     warm = n_cached > 0
     out.append(("JIT cache", True, f"{cdir} ({n_cached} compiled objects"

@@ -1,47 +1,25 @@
 """numba set-up shared by every compiled module.
 
 numba's on-disk cache only notices edits to the file that defines a function, not to the functions it
-calls in other files, so a stale cache could silently run old emulator code. We key the cache folder by a
-hash of the compiled sources instead: any edit (or upgrade) gets a fresh folder.
+calls in other files (it inlines them), so a stale cache could silently run old emulator code. Our locator
+stamps each file's compiled code by that file *and every file of ours it imports*, directly or not: an
+edit recompiles the modules that can see it, and nothing else.
 """
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import os
+import re
 from pathlib import Path
 
 _ENGINE_DIR = Path(__file__).resolve().parent
-_AGENTS_DIR = _ENGINE_DIR.parent / "agents"
+_PKG_ROOT = _ENGINE_DIR.parent      # arcade_lab/ in an installation, the repository in a source checkout
+_OURS = ("engine", "agents")        # the folders whose functions are compiled
+_CACHE_LAYOUT = "v2"                # the folder layout below the cache root
 
 
-# Modules that hold no compiled code and no constants compiled code reads: editing them must not throw
-# away a two-minute compile. Everything else (including plain table modules) is part of the key.
-_PYTHON_ONLY = {"cli.py", "doctor.py", "parity.py", "bench.py", "gym.py", "roms.py", "console.py", "env.py",
-                "__main__.py", "bench_app.py", "png.py", "statefile.py", "warm.py", "cpu_gen.py"}
-# Packages of plain Python (no njit, no constants compiled code reads): editing them must not recompile.
-_PURE_PYTHON_DIRS = {"evaluation", "external", "atari_bench"}
-
-
-def _source_hash(dirs=(_ENGINE_DIR,)) -> str:
-    h = hashlib.sha1()
-    for d in dirs:
-        if not d.is_dir():
-            continue
-        for p in sorted(d.rglob("*.py")):
-            if p.name in _PYTHON_ONLY or not _PURE_PYTHON_DIRS.isdisjoint(p.parts):
-                continue
-            try:
-                text = p.read_bytes()
-            except OSError:
-                continue
-            h.update(str(p.relative_to(d.parent)).encode())
-            h.update(text)
-    return h.hexdigest()[:16]
-
-
-def cache_dir() -> Path:
+def cache_root() -> Path:
     base = os.environ.get("ARCADE_LAB_CACHE")
     if not base:
         try:
@@ -49,8 +27,103 @@ def cache_dir() -> Path:
 
             base = user_cache_dir("arcade-lab", appauthor=False)
         except Exception:  # platformdirs missing: fall back to a folder beside the package
-            base = str(Path(__file__).resolve().parent.parent / ".cache")
-    return Path(base) / "numba" / _source_hash()
+            base = str(_PKG_ROOT / ".cache")
+    return Path(base)
+
+
+def cache_dir() -> Path:
+    """Where our compiled code lives (``arcade-lab doctor`` shows it)."""
+    return cache_root() / "numba" / _CACHE_LAYOUT
+
+
+# -- which files a file's compiled code depends on ------------------------------------------------------
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]+)"
+                     r"|import[ \t]+([\w.]+))", re.M)
+
+
+@functools.lru_cache(maxsize=None)
+def _our_files() -> frozenset[str]:
+    return frozenset(p.relative_to(_PKG_ROOT).as_posix() for folder in _OURS for p in (_PKG_ROOT / folder).rglob("*.py"))
+
+
+def _module_file_of(parts: tuple[str, ...]) -> str | None:
+    """The file (relative to the package root) of our module ``parts``, or None."""
+    rel = "/".join(parts)
+    for cand in (rel + ".py", rel + "/__init__.py"):
+        if cand in _our_files():
+            return cand
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def _direct_imports(rel: str) -> frozenset[str]:
+    """Our modules that the file ``rel`` imports anywhere in it (function-level imports included: a
+    superset is safe, a missed one would serve stale code). A text scan, not a parse: it runs at start."""
+    here = tuple(rel.split("/")[:-1])
+    found = set()
+    for frm, names, plain in _IMPORT.findall((_PKG_ROOT / rel).read_text(encoding="utf-8")):
+        mod = frm or plain
+        if mod.startswith("."):
+            dots = len(mod) - len(mod.lstrip("."))
+            pkg = here[:len(here) - (dots - 1)] if dots > 1 else here
+            parts = pkg + tuple(p for p in mod[dots:].split(".") if p)
+        elif mod.startswith("arcade_lab."):
+            parts = tuple(mod.split(".")[1:])
+        else:
+            continue
+        # ``from .x import a, b`` depends on the module x, or on submodules a and b where they are modules
+        # (``from . import ale_core``); a package's __init__ counts only when names are taken from it
+        imported = [n.split()[0] for n in names.strip("() \t\n").split(",") if n.strip()] if frm else []
+        subs = [_module_file_of(parts + (n,)) for n in imported]
+        found.update(p for p in subs if p is not None)
+        if not frm or None in subs:
+            target = _module_file_of(parts)
+            if target is not None:
+                found.add(target)
+    found.discard(rel)
+    return frozenset(found)
+
+
+@functools.lru_cache(maxsize=None)
+def _closure(rel: str) -> tuple[str, ...]:
+    seen = {rel}
+    todo = [rel]
+    while todo:
+        for dep in _direct_imports(todo.pop()):
+            if dep not in seen:
+                seen.add(dep)
+                todo.append(dep)
+    return tuple(sorted(seen))
+
+
+@functools.lru_cache(maxsize=None)
+def _file_digest(rel: str) -> bytes:
+    return hashlib.sha256((_PKG_ROOT / rel).read_bytes()).digest()
+
+
+@functools.lru_cache(maxsize=None)
+def _stamp(rel: str) -> str:
+    h = hashlib.sha256()
+    for dep in _closure(rel):
+        h.update(dep.encode())
+        h.update(_file_digest(dep))
+    return h.hexdigest()
+
+
+def source_stamp(path: Path) -> str:
+    """The stamp of ``path``'s compiled code: its own content and that of everything it imports of ours."""
+    return _stamp(path.relative_to(_PKG_ROOT).as_posix())
+
+
+@functools.lru_cache(maxsize=None)
+def sources_digest() -> str:
+    """One digest of every compiled module (and what they import): names a set of sources as a whole, for
+    the warm mark and for seeding from a shipped cache."""
+    h = hashlib.sha1()
+    for rel in sorted(_our_files()):
+        h.update(rel.encode())
+        h.update(_file_digest(rel))
+    return h.hexdigest()[:16]
 
 
 def bundled_cache() -> Path | None:
@@ -60,24 +133,27 @@ def bundled_cache() -> Path | None:
     base = getattr(sys, "_MEIPASS", None)
     if not getattr(sys, "frozen", False) or not base:
         return None
-    p = Path(base) / "jit-cache" / "numba" / _source_hash()
+    p = Path(base) / "jit-cache" / "numba" / _CACHE_LAYOUT
     return p if p.is_dir() else None
 
 
 def seed_cache(dest: Path, src: Path | None) -> bool:
-    """Fill an empty cache folder from a shipped one (copied, so the user's stays writable); a copy that
-    fails half-way leaves nothing behind, and numba then compiles as usual."""
+    """Copy a shipped cache into the user's folder (so it stays writable), once per set of sources: a new
+    bundle's kernels replace an older bundle's, and a cache already seeded for these sources is left as
+    it is. A copy that fails half-way costs only compilation; numba never loads a file whose stamp is
+    not its source's."""
     import shutil
 
-    if src is None or dest.exists():
+    if src is None:
         return False
-    tmp = dest.with_name(dest.name + f".seeding-{os.getpid()}")
+    mark = dest / f".seeded-{sources_digest()}"
+    if mark.exists():
+        return False
     try:
-        shutil.copytree(src, tmp)
-        tmp.rename(dest)
+        shutil.copytree(src, dest, dirs_exist_ok=True)
+        mark.touch()
         return True
     except OSError:
-        shutil.rmtree(tmp, ignore_errors=True)
         return False
 
 
@@ -121,8 +197,6 @@ numba = _import_numba()
 from numba import njit  # noqa: E402
 from numba.core import caching as _caching  # noqa: E402
 
-_PKG_ROOT = _ENGINE_DIR.parent
-
 
 def _module_file(py_func, py_file: str) -> Path | None:
     """The real source file of one of our compiled functions, or None for anybody else's. In a frozen
@@ -141,12 +215,12 @@ def _our_source(cand) -> Path | None:
         rel = path.relative_to(_PKG_ROOT)
     except (TypeError, ValueError, OSError):
         return None
-    return path if rel.parts and rel.parts[0] in ("engine", "agents") and path.is_file() else None
+    return path if rel.parts and rel.parts[0] in _OURS and path.is_file() else None
 
 
 class PackageCacheLocator(_caching._CacheLocator):
     """Where numba keeps our compiled code: under the cache folder by path *relative to the package*,
-    stamped by the file's content. numba's own locators name the folder after the absolute source path
+    stamped by the file's content and that of the files it imports of ours. numba's own locators name the folder after the absolute source path
     (and, in a frozen app, stamp by the executable), so a cache could never move with an installation —
     this one can: a bundle ships the cache warmed at build time and its first start loads instead of
     compiling for minutes."""
@@ -156,13 +230,13 @@ class PackageCacheLocator(_caching._CacheLocator):
         self._py_file = str(path)  # numba names it in its "cannot cache" warning
         self._lineno = py_func.__code__.co_firstlineno
         rel = path.parent.relative_to(_PKG_ROOT)
-        self._cache_path = os.path.join(_decoration_dir[-1], *rel.parts)  # read at decoration time
+        self._cache_path = os.path.join(CACHE_DIR, *rel.parts)  # read at decoration time
 
     def get_cache_path(self):
         return self._cache_path
 
     def get_source_stamp(self):
-        return _file_digest(str(self._path))
+        return source_stamp(self._path)
 
     def get_disambiguator(self):
         return str(self._lineno)
@@ -183,24 +257,6 @@ class PackageCacheLocator(_caching._CacheLocator):
 
 
 _WRITABLE: set = set()
-_decoration_dir: list[str] = [str(CACHE_DIR)]
-
-
-@contextlib.contextmanager
-def caching_into(folder: str):
-    """Functions decorated inside this block cache their code in ``folder`` (numba fixes a function's
-    cache folder when it is decorated)."""
-    _decoration_dir.append(str(folder))
-    try:
-        yield
-    finally:
-        _decoration_dir.pop()
-
-
-@functools.lru_cache(maxsize=None)
-def _file_digest(path: str) -> str:
-    with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()
 
 
 if PackageCacheLocator not in _caching.CacheImpl._locator_classes:
@@ -216,7 +272,7 @@ def _warm_mark() -> str:
     feats = numba.config.CPU_FEATURES if numba.config.CPU_FEATURES is not None else \
         ll.get_host_cpu_features().flatten()
     key = hashlib.sha1(f"{ll.get_process_triple()}|{name}|{feats}".encode()).hexdigest()[:12]
-    return f".warm-{key}"
+    return f".warm-{key}-{sources_digest()}"
 
 
 def cache_warm() -> bool:
@@ -233,12 +289,6 @@ def mark_cache_warm() -> None:
         (p / _warm_mark()).touch()
     except OSError:  # a read-only cache only costs the splash thread next time
         pass
-
-
-def agents_cache_dir() -> str:
-    """Agent kernels inline engine functions, so their cache is keyed by the engine's and the agents'
-    sources — in a folder of its own, so editing an agent never throws away the emulator's compile."""
-    return os.path.join(CACHE_DIR, "agents-" + _source_hash((_ENGINE_DIR, _AGENTS_DIR)))
 
 
 def jit(fn=None, **kw):

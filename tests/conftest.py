@@ -12,6 +12,31 @@ TEST_DATA = SHARED / "test-data"
 
 
 @pytest.fixture(scope="session")
+def built_wheel(tmp_path_factory) -> Path:
+    """The project's wheel, built once per test run (what `pip install` installs)."""
+    import subprocess
+    import sys
+
+    out = tmp_path_factory.mktemp("wheel")
+    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+                        "-w", str(out), str(ROOT)], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    [whl] = out.glob("arcade_lab-*.whl")
+    return whl
+
+
+@pytest.fixture(scope="session")
+def unpacked_wheel(built_wheel, tmp_path_factory) -> Path:
+    """A folder laid out as site-packages after installing the wheel."""
+    import zipfile
+
+    site = tmp_path_factory.mktemp("site")
+    with zipfile.ZipFile(built_wheel) as z:
+        z.extractall(site)
+    return site
+
+
+@pytest.fixture(scope="session")
 def test_data() -> Path:
     if not TEST_DATA.is_dir():
         pytest.skip(f"shared test data not found at {TEST_DATA} (set ARCADE_LAB_SHARED)")

@@ -52,18 +52,21 @@ def test_icons_in_every_size_are_square_pngs():
     assert {16, 32, 48, 64, 128, 256} <= set(sizes)
 
 
-def _evaluate_spec(monkeypatch) -> dict:
-    """Run the PyInstaller spec with PyInstaller's collectors stood in for by ones that work as its own do —
-    submodules: import the package, list its ``__path__``, recurse; data files: the package's folder, placed
-    in the bundle relative to the folder that holds the top-level package — and return what the spec hands
-    to Analysis, with the filters it passed along."""
-    import importlib
+def _evaluate_spec(monkeypatch, site: Path) -> dict:
+    """Run the PyInstaller spec with PyInstaller's collectors stood in for by ones that work as its own do
+    over the installed package (``make dist`` builds from the wheel installed in an environment of its own,
+    laid out as ``site``) — submodules: the package's folder, recursively; data files: the package's
+    folder, placed in the bundle relative to the folder that holds the top-level package — and return what
+    the spec hands to Analysis, with the filters it passed along."""
     import pkgutil
     import types
 
+    def folder_of(package):
+        return site.joinpath(*package.split("."))
+
     def submodules(package):
         found = [package]
-        for m in pkgutil.iter_modules(importlib.import_module(package).__path__, package + "."):
+        for m in pkgutil.iter_modules([str(folder_of(package))], package + "."):
             found += submodules(m.name) if m.ispkg else [m.name]
         return found
 
@@ -76,8 +79,8 @@ def _evaluate_spec(monkeypatch) -> dict:
     def collect_data_files(package, excludes=None):
         if package != "arcade_lab.resources":
             return []
-        folder = Path(importlib.import_module(package).__path__[0])
-        base = folder.parents[package.count(".")]
+        folder = folder_of(package)
+        base = site
         return [(str(p), folder.relative_to(base).as_posix()) for p in folder.iterdir()
                 if p.is_file() and p.suffix not in (".py", ".pyc")]
 
@@ -98,20 +101,8 @@ def _evaluate_spec(monkeypatch) -> dict:
     return seen
 
 
-def _editable_install() -> bool:
-    """setuptools' editable install maps the renamed folders (engine/ as arcade_lab.engine, ...) with an
-    import hook that PyInstaller does not consult: ``arcade_lab.__path__`` does not hold them."""
-    import arcade_lab
-    import arcade_lab.engine
-
-    return Path(arcade_lab.engine.__path__[0]).parent != Path(arcade_lab.__path__[0])
-
-
-@pytest.mark.xfail(_editable_install(), strict=True,
-                   reason="PyInstaller cannot see the packages of an editable install: build the bundle "
-                          "from a regular (wheel) install")
-def test_spec_collects_what_the_app_imports_lazily(monkeypatch):
-    seen = _evaluate_spec(monkeypatch)
+def test_spec_collects_what_the_app_imports_lazily(monkeypatch, unpacked_wheel):
+    seen = _evaluate_spec(monkeypatch, unpacked_wheel)
     hidden = seen["hiddenimports"]
     for module in ("arcade_lab.app.main", "arcade_lab.app.panels.agents", "arcade_lab.agents.search",
                    "arcade_lab.engine.games.pong", "sounddevice"):
@@ -120,8 +111,8 @@ def test_spec_collects_what_the_app_imports_lazily(monkeypatch):
     assert ("roms.tsv", "arcade_lab/resources") in datas
 
 
-def test_spec_keeps_sources_and_drops_what_is_never_used(monkeypatch):
-    seen = _evaluate_spec(monkeypatch)
+def test_spec_keeps_sources_and_drops_what_is_never_used(monkeypatch, unpacked_wheel):
+    seen = _evaluate_spec(monkeypatch, unpacked_wheel)
     assert [Path(s).name for s in seen["scripts"]] == ["launcher.py"] and Path(seen["scripts"][0]).is_file()
     assert seen["module_collection_mode"] == {"arcade_lab": "pyz+py"}  # numba caches compiled code per source
     keep = seen["filters"]["numba"]
@@ -132,32 +123,29 @@ def test_spec_keeps_sources_and_drops_what_is_never_used(monkeypatch):
 @pytest.mark.skipif(not (ROOT / "dist" / "arcade-lab" / "arcade-lab").exists(), reason="no bundle built (make dist)")
 def test_built_bundle_passes_its_self_test():
     exe = ROOT / "dist" / "arcade-lab" / "arcade-lab"
-    # the bundle keeps its own JIT cache; the test process's NUMBA_CACHE_DIR would force a cold compile
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    # the bundle seeds and uses its own JIT cache; a cache folder chosen for the tests would be a cold one
+    env = {k: v for k, v in os.environ.items() if k != "ARCADE_LAB_CACHE"}
     out = subprocess.run([str(exe), "play", "--self-test"], capture_output=True, text=True, timeout=900,
                          env={**env, "QT_QPA_PLATFORM": "offscreen"})
     assert out.returncode == 0 and "self-test ok" in out.stdout, out.stderr
 
 
-@pytest.mark.skipif(not (ROOT / "build" / "arcade-lab" / "Analysis-00.toc").exists(), reason="no bundle built (make dist)")
+@pytest.mark.skipif(not (ROOT / "build" / "pyinstaller" / "arcade-lab" / "Analysis-00.toc").exists(), reason="no bundle built (make dist)")
 def test_bundle_start_runs_no_setuptools_hooks():
     """setuptools/pkg_resources in a bundle bring run-time hooks importing them on every start (~0.3 s);
     the spec keeps them (and numba's tests and AOT compiler, their only users) out."""
-    toc = (ROOT / "build" / "arcade-lab" / "Analysis-00.toc").read_text()
+    toc = (ROOT / "build" / "pyinstaller" / "arcade-lab" / "Analysis-00.toc").read_text()
     assert "pyi_rth_pyside6" in toc  # the analysis lists the run-time hooks it chose
     assert "pyi_rth_pkgres" not in toc and "pyi_rth_setuptools" not in toc
-    modules = (ROOT / "build" / "arcade-lab" / "PYZ-00.toc").read_text()
+    modules = (ROOT / "build" / "pyinstaller" / "arcade-lab" / "PYZ-00.toc").read_text()
     assert "'numba.core.dispatcher'" in modules
     assert "'numba.tests" not in modules and "'setuptools" not in modules and "'pkg_resources" not in modules
 
 
 def test_compiled_code_is_cached_by_package_relative_path():
     """The cache folder of our kernels names the package folder, not the absolute install path, and its
-    stamp is the file's content: a cache built in one place is valid where the installation moves."""
-    import hashlib
-
-    import numba
-
+    stamp is the content of the file and of what it imports: a cache built in one place is valid where the
+    installation moves."""
     from arcade_lab.engine import _jit, cpu
 
     fn = cpu.execute
@@ -165,10 +153,39 @@ def test_compiled_code_is_cached_by_package_relative_path():
     assert loc is not None
     assert Path(loc.get_cache_path()) == Path(_jit.CACHE_DIR) / "engine"
     source = Path(fn.py_func.__code__.co_filename)  # cpu_exec.py, the generated loop
-    assert loc.get_source_stamp() == hashlib.sha256(source.read_bytes()).hexdigest()
+    assert loc.get_source_stamp() == _jit.source_stamp(source)
     assert type(fn._cache._impl.locator) is _jit.PackageCacheLocator  # numba picked ours
     # anybody else's functions keep numba's own locators
     assert _jit.PackageCacheLocator.from_function(test_version_flag, __file__) is None
+
+
+def test_a_kernels_stamp_covers_exactly_what_it_imports(monkeypatch):
+    """numba inlines callees from other files, so an edit must reach every module that imports the edited
+    one, directly or not — and only those: editing a game's rules must not recompile the CPU."""
+    from arcade_lab.engine import _jit
+
+    cpu = _jit._closure("engine/cpu.py")
+    assert {"engine/cpu_exec.py", "engine/tia.py", "engine/tia_tables.py", "engine/layout.py"} <= set(cpu)
+    assert "engine/games/pong.py" not in cpu and "engine/env.py" not in cpu
+    assert {"engine/games/pong.py", "engine/cpu.py"} <= set(_jit._closure("engine/ale_core.py"))
+    assert "engine/ale_core.py" in _jit._closure("agents/search.py")  # absolute imports count too
+
+    before = {rel: _jit._stamp(rel) for rel in ("engine/cpu.py", "engine/ale_core.py", "engine/riot.py")}
+    real = _jit._file_digest
+
+    def edited(rel):
+        return b"edited" if rel == "engine/tia_tables.py" else real(rel)
+
+    monkeypatch.setattr(_jit, "_file_digest", edited)
+    _jit._stamp.cache_clear()
+    try:
+        after = {rel: _jit._stamp(rel) for rel in before}
+    finally:
+        monkeypatch.undo()
+        _jit._stamp.cache_clear()
+    assert after["engine/cpu.py"] != before["engine/cpu.py"]          # imports tia, which imports the tables
+    assert after["engine/ale_core.py"] != before["engine/ale_core.py"]
+    assert after["engine/riot.py"] == before["engine/riot.py"]        # never sees the TIA
 
 
 def test_engine_loads_without_scipy_linalg_and_numba_linear_algebra_still_works():
@@ -186,18 +203,22 @@ def test_engine_loads_without_scipy_linalg_and_numba_linear_algebra_still_works(
     assert out.stdout.split() == ["(3.0,", "9.0)", "2.0"]
 
 
-def test_bundled_cache_seeds_an_empty_user_cache(tmp_path):
+def test_bundled_cache_seeds_the_user_cache_once_per_set_of_sources(tmp_path):
     from arcade_lab.engine import _jit
 
     src = tmp_path / "shipped"
     (src / "engine").mkdir(parents=True)
     (src / "engine" / "x.nbi").write_bytes(b"index")
-    dest = tmp_path / "user" / "numba" / "abc"
+    dest = tmp_path / "user" / "numba" / "v2"
     assert _jit.seed_cache(dest, src)
     assert (dest / "engine" / "x.nbi").read_bytes() == b"index"
     (dest / "engine" / "x.nbi").write_bytes(b"mine")
-    assert not _jit.seed_cache(dest, src)                 # an existing cache is never overwritten
+    assert not _jit.seed_cache(dest, src)                 # seeded for these sources: never again
     assert (dest / "engine" / "x.nbi").read_bytes() == b"mine"
+    for mark in dest.glob(".seeded-*"):                   # a new bundle (other sources) seeds again
+        mark.unlink()
+    assert _jit.seed_cache(dest, src)
+    assert (dest / "engine" / "x.nbi").read_bytes() == b"index"
     assert not _jit.seed_cache(tmp_path / "other", None)  # nothing shipped (not a bundle): nothing done
     assert not (tmp_path / "other").exists()
     assert _jit.bundled_cache() is None                   # this test process is not frozen
