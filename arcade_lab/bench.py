@@ -148,7 +148,57 @@ def main_vector(num_envs: int, steps: int, rounds: int = 5) -> list[float]:
     return ratios
 
 
+def _spin(seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+
+
+def main_threads(game: str = "pong", num_envs: int = 8, steps: int = 300, load: int = 5,
+                 rounds: int = 3) -> list[tuple[str, float]]:
+    """The vector env on 1 thread and on one per core, on a quiet machine and beside ``load`` processes
+    that spin on the CPU (other users' jobs, a screen recorder): more threads must never be slower."""
+    import multiprocessing as mp
+
+    from .engine.vector import VectorEnv, _cores
+
+    n_threads = _cores()
+    envs = {t: VectorEnv(game, num_envs, obs_type="grayscale", frameskip=4, repeat_action_probability=0.0,
+                         num_threads=t) for t in sorted({1, n_threads})}
+    runs = {t: _vector_runner(v, len(v.action_set), num_envs, steps) for t, v in envs.items()}
+    print(f"\nthreads: {game}, {num_envs} environments, frame skip 4, {steps} steps, best of {rounds} "
+          f"interleaved runs; load = {load} processes spinning on {os.cpu_count()} cores")
+    print(f"{'machine':<8} " + " ".join(f"{f'{t} thread(s) f/s':>18}" for t in runs) + f" {'N/1':>6}")
+    rows = []
+    for label in ("quiet", "loaded"):
+        spinners = []
+        if label == "loaded":
+            ctx = mp.get_context("spawn")
+            spinners = [ctx.Process(target=_spin, args=(3600.0,), daemon=True) for _ in range(load)]
+            for p in spinners:
+                p.start()
+            time.sleep(0.5)
+        try:
+            best = dict.fromkeys(runs, 0.0)
+            for _ in range(rounds):
+                for t, run in runs.items():
+                    best[t] = max(best[t], run())
+        finally:
+            for p in spinners:
+                p.terminate()
+                p.join()
+        ratio = best[n_threads] / best[1]
+        rows.append((label, ratio))
+        print(f"{label:<8} " + " ".join(f"{best[t]:18.0f}" for t in runs) + f" {ratio:5.2f}x", flush=True)
+    for v in envs.values():
+        v.close()
+    return rows
+
+
 def main(args) -> int:
+    if getattr(args, "threads", False):
+        main_threads(rounds=max(1, getattr(args, "rounds", 3)))
+        return 0
     games = args.games or DEFAULT_GAMES
     rounds = max(1, getattr(args, "rounds", 5))
     print(f"frames per game: {args.frames}, frame skip {args.frameskip}, random minimal-set actions; "

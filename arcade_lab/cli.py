@@ -135,6 +135,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="batched comparison with N environments (default 4 per core, 0 = skip)")
     b.add_argument("--vector-steps", type=int, default=500)
     b.add_argument("--agents", action="store_true", help="UCT decision time vs ale-py, SARSA steps/s")
+    b.add_argument("--threads", action="store_true",
+                   help="the vector env on 1 and N threads, quiet and beside processes spinning on the CPU")
     b.add_argument("agent_args", nargs="*", help="(--agents) options for agents.bench, after `--`")
     b.set_defaults(func=_cmd_bench)
 

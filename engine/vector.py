@@ -1,15 +1,22 @@
-"""Many machines stepped inside one compiled call (numba ``prange`` over the environments).
+"""Many machines stepped by compiled calls on the package's own threads.
 
 Each environment is one row of ``S`` (the flat machine state), its own frame buffers and environment RNG;
 they share the ROM bytes. One call applies every environment's action for its frame skip, writes the
 observations into preallocated arrays and auto-resets finished environments on their next step
 (Gymnasium's NEXT_STEP autoreset), never returning to Python per frame.
+
+The threads are the calling one and a pool of ``num_threads - 1`` helpers; each runs ``_work``, a nogil
+kernel taking environments from a shared counter. numba's own threading layer is not used: its OpenMP
+workers spin while they wait, so on a machine busy with other programs two threads ran several times
+slower than one. Idle helpers here block on a lock.
 """
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
-import numba
-from numba import njit, prange
+from numba import njit
 
 from . import ale_core
 from ._jit import fetch_add
@@ -24,6 +31,14 @@ OBS_RGB, OBS_GRAY, OBS_RAM, OBS_NONE = range(4)
 # next (the CPU registers) share a cache line, and two threads stepping neighbouring environments pass it
 # back and forth: 8 environments on 2 cores stepped 8-20 % slower.
 ROW_GAP = 16  # int64 slots: two cache lines
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def _rows(row: np.ndarray, n: int) -> np.ndarray:
@@ -80,25 +95,22 @@ def _queue(done, order):
                 k += 1
 
 
-@njit(cache=True, nogil=True, parallel=True, _nrt=False)
-def _step_all(S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, lives, frames, obs, obs_kind,
-              height, rgb_lut, gray_lut, SNAP, RSNAP, drawall, order, counter, workers, resets_only):
-    # Each thread takes the next environment from a shared counter when it is free: steps differ in cost
-    # (a reset, a replayed step), and a fixed split would leave one core waiting on the other.
-    # ``resets_only``: only the environments marked done are stepped, which resets them (VectorEnv.reset).
+@njit(cache=True, nogil=True, _nrt=False)
+def _work(S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, lives, frames, obs, obs_kind,
+          height, rgb_lut, gray_lut, SNAP, RSNAP, drawall, order, counter, resets_only):
+    # Every thread runs this loop, taking the next environment from a shared counter when it is free:
+    # steps differ in cost (a reset, a replayed step), and a fixed split would leave one core waiting on
+    # the other. ``resets_only``: only the environments marked done are stepped (VectorEnv.reset).
     n = S.shape[0]
-    _queue(done, order)
-    counter[0] = 0
-    for _w in prange(min(workers, n)):
-        while True:
-            j = fetch_add(counter, 0)
-            if j >= n:
-                break
-            i = order[j]
-            if resets_only and not done[i]:
-                continue
-            _step_one(i, S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, lives, frames, obs,
-                      obs_kind, height, rgb_lut, gray_lut, SNAP, RSNAP, drawall)
+    while True:
+        j = fetch_add(counter, 0)
+        if j >= n:
+            break
+        i = order[j]
+        if resets_only and not done[i]:
+            continue
+        _step_one(i, S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, lives, frames, obs,
+                  obs_kind, height, rgb_lut, gray_lut, SNAP, RSNAP, drawall)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -125,9 +137,14 @@ class VectorEnv:
 
     def __init__(self, game: str, num_envs: int, *, obs_type: str = "grayscale", frameskip: int = 4,
                  repeat_action_probability: float = 0.25, max_num_frames_per_episode: int = 108_000,
-                 full_action_space: bool = False, mode=None, difficulty=None, seed: int = 0):
+                 full_action_space: bool = False, mode=None, difficulty=None, seed: int = 0,
+                 num_threads: int = 0):
         if num_envs < 1:
             raise ValueError("num_envs must be at least 1")
+        if num_threads < 0:
+            raise ValueError(f"num_threads must be >= 0 (0: one per core), got {num_threads}")
+        self.num_threads = int(num_threads) or _cores()
+        self._pool: ThreadPoolExecutor | None = None
         kinds = {"rgb": OBS_RGB, "grayscale": OBS_GRAY, "ram": OBS_RAM, "none": OBS_NONE}
         if obs_type not in kinds:
             raise ValueError(f"obs_type must be one of {sorted(kinds)}, got {obs_type!r}")
@@ -180,10 +197,29 @@ class VectorEnv:
         return self.observations()
 
     def _run(self, actions: np.ndarray, resets_only: bool) -> None:
-        _step_all(self.S, self.rom, self.FB, self.R, actions, self._deltas, self.done, self.rewards, self.terms,
-                  self.truncs, self.lives, self.frames, self.obs, self.obs_kind, self.height, self.rgb_lut,
-                  self.gray_lut, self._snap, self._rsnap, self._drawall, self._order, self._counter,
-                  numba.get_num_threads(), resets_only)
+        _queue(self.done, self._order)
+        self._counter[0] = 0
+        args = (self.S, self.rom, self.FB, self.R, actions, self._deltas, self.done, self.rewards, self.terms,
+                self.truncs, self.lives, self.frames, self.obs, self.obs_kind, self.height, self.rgb_lut,
+                self.gray_lut, self._snap, self._rsnap, self._drawall, self._order, self._counter, resets_only)
+        helpers = min(self.num_threads, self.num_envs) - 1
+        if helpers <= 0:
+            _work(*args)
+            return
+        # The calling thread works too; the helpers wait on a lock between calls rather than spinning, so
+        # a busy machine's other programs get the cores they leave idle.
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(helpers, thread_name_prefix="arcade-lab-vector")
+        futures = [self._pool.submit(_work, *args) for _ in range(helpers)]
+        _work(*args)
+        for f in futures:
+            f.result()
+
+    def close(self) -> None:
+        """Stop the worker threads (they also stop with the process)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
 
     def step(self, action_indices) -> tuple:
         """Actions are indices into the action set; returns (obs, rewards, terminated, truncated, lives)."""
@@ -208,11 +244,17 @@ def _make_gym_vector():
 
         def __init__(self, game: str, num_envs: int = 1, obs_type: str = "grayscale", frameskip: int = 4,
                      repeat_action_probability: float = 0.25, max_num_frames_per_episode: int = 108_000,
-                     full_action_space: bool = False, **kwargs):
+                     full_action_space: bool = False, mode: int | None = None, difficulty: int | None = None,
+                     num_threads: int = 0, **unknown):
+            if unknown:  # a silently ignored option would run an experiment other than the one asked for
+                raise TypeError(f"ArcadeLabVectorEnv got unsupported options: {', '.join(sorted(unknown))} "
+                                f"(supported: obs_type, frameskip, repeat_action_probability, "
+                                f"max_num_frames_per_episode, full_action_space, mode, difficulty, num_threads)")
             self.vec = VectorEnv(game, num_envs, obs_type=obs_type, frameskip=frameskip,
                                  repeat_action_probability=repeat_action_probability,
                                  max_num_frames_per_episode=max_num_frames_per_episode,
-                                 full_action_space=full_action_space)
+                                 full_action_space=full_action_space, mode=mode, difficulty=difficulty,
+                                 num_threads=num_threads)
             self.num_envs = num_envs
             shape = self.vec.observations().shape[1:]
             self.single_observation_space = spaces.Box(0, 255, shape=shape, dtype=np.uint8)
@@ -232,6 +274,9 @@ def _make_gym_vector():
         def step(self, actions):
             obs, r, term, trunc, lives = self.vec.step(actions)
             return obs.copy(), r.astype(np.float64), term, trunc, {"lives": lives}
+
+        def close_extras(self, **kwargs):
+            self.vec.close()
 
     return ArcadeLabVectorEnv
 

@@ -119,3 +119,33 @@ def test_gymnasium_vector_entry_point():
     assert obs.shape[0] == 2
     obs, r, term, trunc, info = envs.step(np.array([0, 1]))
     assert obs.shape[0] == 2 and r.shape == (2,)
+
+
+def test_vector_env_threads_change_speed_not_results():
+    """One thread or several (the calling thread plus a pool taking environments from a shared counter):
+    every environment's trajectory is the same."""
+    runs = []
+    for threads in (1, 2, 3):
+        vec = VectorEnv("seaquest", 5, obs_type="grayscale", frameskip=4, repeat_action_probability=0.25, seed=7,
+                        num_threads=threads)
+        rng = np.random.default_rng(1)
+        out = []
+        for _ in range(80):
+            obs, rew, term, trunc, lives = vec.step(rng.integers(len(vec.action_set), size=5))
+            out.append((obs.copy(), rew, term, trunc, lives))
+        vec.close()
+        runs.append(out)
+    for other in runs[1:]:
+        for a, b in zip(runs[0], other):
+            assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    with pytest.raises(ValueError, match="num_threads"):
+        VectorEnv("pong", 2, num_threads=-1)
+
+
+def test_gymnasium_vector_env_refuses_options_it_does_not_have():
+    with pytest.raises(TypeError, match="stack_num"):
+        gym.make_vec("ArcadeLab/Breakout-v5", num_envs=2, vectorization_mode="vector_entry_point", stack_num=4)
+    envs = gym.make_vec("ArcadeLab/Breakout-v5", num_envs=2, vectorization_mode="vector_entry_point", mode=4,
+                        num_threads=2)
+    assert envs.unwrapped.vec.proto.mode == 4
+    envs.close()
