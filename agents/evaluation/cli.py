@@ -95,6 +95,7 @@ def eval_main(argv) -> int:
         print(f"{proto.name}: {proto.title}\n{proto.source}\n")
         print(f"{len(agents)} agents × {len(games)} games × {proto.n_trials} trials = {len(tasks)} tasks, "
               f"{proto.episodes} episodes each")
+        print(_published_line(proto.name, agents))
         for t in tasks:
             print(t.key)
         return 0
@@ -121,7 +122,7 @@ def eval_main(argv) -> int:
 
 def report_main(argv) -> int:
     p = _Parser(prog="arcade-lab report", description="HTML report and CSVs of an evaluation run.")
-    p.add_argument("run", help="run name")
+    p.add_argument("run", nargs="?", help="run name")
     p.add_argument("--out", help="output folder (default: ./report-RUN)")
     p.add_argument("--baselines", help="run holding the 37 baseline policies (default: this run's own)")
     p.add_argument("--store", help="database file (default: the user data folder)")
@@ -129,6 +130,12 @@ def report_main(argv) -> int:
     p.add_argument("--save-baselines", dest="save_baselines", metavar="FILE",
                    help="also write the run's baseline policies' per-game means as a table reports can ship "
                         "(resources/baselines_<protocol>.csv)")
+    p.add_argument("--human", default=None, metavar="SET",
+                   help="reference set of human-normalised scores: atari57 (default), nature2015, or a table "
+                        "of --references with random and human columns")
+    p.add_argument("--references", action="append", default=[], metavar="FILE",
+                   help="a published table to add (.toml with [table.NAME] entries, or a .csv); repeatable")
+    p.add_argument("--tables", action="store_true", help="list the published tables and exit")
     try:
         a = p.parse_args(list(argv))
     except _Usage as e:
@@ -136,7 +143,22 @@ def report_main(argv) -> int:
         return 2
     except SystemExit as e:  # --help
         return int(e.code or 0)
+    from . import references as REF
     from . import report as REP
+
+    try:
+        tables = REF.load_all(a.references)
+        human = a.human or REF.DEFAULT_HUMAN
+        REF.human_reference(human, tables)
+    except REF.ReferenceError as e:
+        print(f"arcade-lab report: {e}", file=sys.stderr)
+        return 2
+    if a.tables:
+        print(_describe_tables(tables, human))
+        return 0
+    if not a.run:
+        print("arcade-lab report: the run name is required (or --tables)", file=sys.stderr)
+        return 2
     from .store import Store, StoreError
 
     try:
@@ -161,6 +183,38 @@ def report_main(argv) -> int:
             return 2
         print(f"wrote {n} baseline rows to {a.save_baselines}")
     out = Path(a.out or f"report-{a.run}")
-    path = REP.build(rd, out, baselines=base, reps=a.bootstrap)
+    path = REP.build(rd, out, baselines=base, reps=a.bootstrap, human=human, tables=tables)
     print(f"wrote {path} (and CSVs in {out})")
     return 0
+
+
+def _describe_tables(tables, human: str) -> str:
+    """One paragraph per published table: name, title, games, what it compares and whether it normalises."""
+    out = []
+    for name, t in tables.items():
+        agents = ", ".join(f"{a} → {c}" for a, c in t.agents.items()) or "none"
+        ref = ""
+        if t.human:
+            ref = f"; human reference ({', '.join(t.human)})" + (" [selected]" if name == human else "")
+        out.append(f"{name}: {t.title} — {len(t.games)} games, from {t.origin}\n"
+                   f"  protocol: {t.protocol or 'any'}; our agents: {agents}{ref}\n"
+                   f"  columns: {', '.join(t.scores)}")
+    return "\n".join(out)
+
+
+def _published_line(protocol: str, agents: list[str]) -> str:
+    """Which of ``agents`` `arcade-lab report` will set beside a published table."""
+    from . import references as REF
+
+    try:
+        tables = REF.load_all()
+    except REF.ReferenceError as e:
+        return f"published tables: {e}"
+    found = []
+    for t in tables.values():
+        if t.applies_to(protocol):
+            named = [a for a in t.agents
+                     if a in agents or (a.endswith(":*") and any(x.startswith(a[:-1]) for x in agents))]
+            if named:
+                found.append(f"{', '.join(REF.agent_label(a) for a in named)} ({t.title})")
+    return "published figures for: " + ("; ".join(found) if found else "none of these agents")

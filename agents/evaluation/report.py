@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from . import metrics as M
+from . import references as REF
 
 BASELINE_SPECS = ["random"] + [f"const:{a}" for a in range(18)] + [f"perturb:{a}" for a in range(18)]
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
@@ -101,10 +102,14 @@ def shipped_baselines(protocol: str) -> dict[str, dict[str, float]]:
 
 def save_baselines(rd: RunData, path) -> int:
     """Write the baseline policies' per-game mean scores of ``rd`` as a shipped table; rows written."""
+    n_min = baseline_sample(rd)
     rows = [[a, g, float(v.mean()), float(v.std(ddof=1)) if v.size > 1 else 0.0, v.size]
             for a in BASELINE_SPECS if a in rd.samples for g, v in sorted(rd.samples[a].items())]
     eps = {g: len(e) for g, e in rd.episodes.get("random", {}).items()}
     with open(path, "w", newline="", encoding="utf-8") as f:
+        if n_min is not None and n_min < STABLE_N:
+            f.write(f"# SMALL SAMPLE: {n_min} samples per policy (fewer than {STABLE_N}); the Random and Perturb "
+                    f"means are noisy. Not a reproduction of ALE 2013 Table 4 (resources/ale2013_table4.csv).\n")
         f.write(f"# ALE 2013 baseline policies (Random per frame, Const x18, Perturb x18, epsilon 0.05) under protocol "
                 f"{rd.protocol}: mean score per game, from Arcade Lab run {rd.name!r} ({rd.spec.get('protocol', {}).get('max_frames')}"
                 f"-frame cap; Random episodes per game: {eps}). Regenerate with `arcade-lab eval {rd.protocol} "
@@ -115,6 +120,23 @@ def save_baselines(rd: RunData, path) -> int:
     return len(rows)
 
 
+STABLE_N = 30   # samples per policy below which a baseline table is labelled a small sample
+
+
+def baseline_sample(src: "RunData | str") -> int | None:
+    """Fewest samples of any baseline policy on any game: of a run, or of a shipped table's ``n`` column
+    (``src`` = protocol name); None when there is none."""
+    if isinstance(src, RunData):
+        ns = [v.size for a in BASELINE_SPECS for v in src.samples.get(a, {}).values()]
+    else:
+        path = SHIPPED_DIR / f"baselines_{src}.csv"
+        if not path.exists():
+            return None
+        with open(path, newline="", encoding="utf-8") as f:
+            ns = [int(r["n"]) for r in csv.DictReader(line for line in f if not line.startswith("#"))]
+    return min(ns) if ns else None
+
+
 def compared_agents(rd: RunData) -> list[str]:
     """The agents the figures and inter-algorithm scores compare: not the 36 Const/Perturb policies
     (they would crowd everything) unless the run holds nothing else."""
@@ -122,9 +144,11 @@ def compared_agents(rd: RunData) -> list[str]:
     return core if len(core) >= 2 else rd.agents
 
 
-def normalised_tables(rd: RunData, baselines: dict | None = None) -> dict[str, dict[str, dict[str, np.ndarray]]]:
-    """kind -> agent -> game -> normalised samples, for every normalisation with a reference."""
-    refs = M.load_references()
+def normalised_tables(rd: RunData, baselines: dict | None = None, human_refs: dict | None = None
+                      ) -> dict[str, dict[str, dict[str, np.ndarray]]]:
+    """kind -> agent -> game -> normalised samples, for every normalisation with a reference; ``human_refs``:
+    {game: (random, human)} of one reference set (default: references.DEFAULT_HUMAN)."""
+    refs = REF.human_reference() if human_refs is None else human_refs
     out: dict = {}
     means = rd.means()
     agents = compared_agents(rd)
@@ -287,8 +311,17 @@ def _rliable_figures(kind: str, per_agent: dict, plotted: list[str], taus: np.nd
     return svg, prows, irows
 
 
-def build(rd: RunData, out_dir, baselines: RunData | None = None, reps: int = 1000, seed: int = 0) -> Path:
-    """Write index.html and the CSVs for ``rd`` into ``out_dir``; the HTML path."""
+def build(rd: RunData, out_dir, baselines: RunData | None = None, reps: int = 1000, seed: int = 0,
+          human: str = REF.DEFAULT_HUMAN, tables: dict | None = None) -> Path:
+    """Write index.html and the CSVs for ``rd`` into ``out_dir``; the HTML path. ``human``: the reference set
+    of human-normalised scores; ``tables``: the published tables (default: references.load_all())."""
+    from .published import section as published_section  # it builds on this module's helpers
+
+    tables = REF.load_all() if tables is None else tables
+    human_set = REF.human_sets(tables).get(human)
+    if human_set is None:
+        raise REF.ReferenceError(f"no human reference set {human!r}; known: {', '.join(REF.human_sets(tables))}")
+    human_name = f"{human_set.title}, {Path(human_set.origin).name}"
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     games, agents = rd.games, rd.agents
@@ -309,30 +342,36 @@ def build(rd: RunData, out_dir, baselines: RunData | None = None, reps: int = 10
                 _table(["game"] + shown, [[g] + [(_fmt(means[a][g]) + (f" ± {_fmt(float(np.std(rd.samples[a][g], ddof=1)))}"
                                                                         if rd.samples[a][g].size > 1 else ""))
                                                  if g in means[a] else "–" for a in shown] for g in games]))
+    secs.append(published_section(rd, out, tables))
 
     # baseline ranges (from this run's 37 policies, or another run's)
     # which baseline range: --baselines RUN, else this run's own when it holds all 37 policies, else the
     # shipped table of the protocol, else whatever part of the 37 this run has (flagged as partial)
     src = baselines or rd
     br = baseline_ranges(src)
-    src_name = src.name
+    src_name, n_base = src.name, baseline_sample(src)
     if baselines is None and not all(r["n_policies"] == len(BASELINE_SPECS) for r in br.values()) or not br:
         shipped = {g: r for g, r in baseline_ranges(shipped_baselines(rd.protocol)).items() if g in games}
         if shipped:
             br, src_name = shipped, f"resources/baselines_{rd.protocol}.csv"
+            n_base = baseline_sample(rd.protocol)
     if br:
         _write_csv(out / "baseline_ranges.csv", ["game", "min", "max", "argmin", "argmax", "n_policies"],
                    [[g, r["min"], r["max"], r["argmin"], r["argmax"], r["n_policies"]] for g, r in br.items()])
         note = "" if all(r["n_policies"] == 37 for r in br.values()) else \
             " <b>Not all 37 baseline policies are present: the range is partial.</b>"
+        if n_base is not None and n_base < STABLE_N:
+            note += (f" <b>Small sample: {n_base} samples per policy</b> (fewer than {STABLE_N}); Random and "
+                     f"Perturb means are noisy.")
         secs.append(f"<h2>Baseline ranges</h2><p>Min and max mean score of the ALE 2013 baseline policies "
-                    f"(Random, Const×18, Perturb×18) from <code>{_esc(src_name)}</code>.{note}</p>" +
+                    f"(Random, Const×18, Perturb×18) from <code>{_esc(src_name)}</code>, which the "
+                    f"baseline-normalised scores below use.{note}</p>" +
                     _table(["game", "min", "max", "worst policy", "best policy", "policies"],
                            [[g, _fmt(r["min"]), _fmt(r["max"]), r["argmin"], r["argmax"], r["n_policies"]]
                             for g, r in br.items()]))
 
     # normalised scores, aggregates, distributions
-    norm = normalised_tables(rd, br or None)
+    norm = normalised_tables(rd, br or None, human_set.human_reference())
     nrows, arows = [], []
     prof_rows, poi_rows = [], []
     figs = []
@@ -354,7 +393,8 @@ def build(rd: RunData, out_dir, baselines: RunData | None = None, reps: int = 10
                 arows.append([kind, a, stat_name, pt, lo, hi, mat.shape[1]])
                 if a in plotted:
                     agg_rows[stat_name].append((a, pt, lo, hi))
-        charts = "".join(svg_intervals(agg_rows[s], f"{kind}-normalised {s} (95% CI)") for s in M.AGGREGATES)
+        label = f"{kind} ({human_set.name})" if kind == "human" else kind
+        charts = "".join(svg_intervals(agg_rows[s], f"{label}-normalised {s} (95% CI)") for s in M.AGGREGATES)
         per_game_means = {a: np.array([np.nanmean(v) if np.any(~np.isnan(v)) else np.nan for v in pg.values()])
                           for a, pg in per_agent.items() if a in plotted}
         finite = np.concatenate([x[np.isfinite(x)] for x in per_game_means.values()] + [np.zeros(1)])
@@ -363,7 +403,7 @@ def build(rd: RunData, out_dir, baselines: RunData | None = None, reps: int = 10
         rl_svg, rl_prof, rl_poi = _rliable_figures(kind, per_agent, plotted, xs, reps, seed)
         prof_rows += rl_prof
         poi_rows += rl_poi
-        figs.append(f"<h3>{_esc(kind)}-normalised</h3><div class='figs'>{charts}"
+        figs.append(f"<h3>{_esc(label)}-normalised</h3><div class='figs'>{charts}"
                     f"{svg_curves(dist, f'Score distribution ({kind})', 'normalised score x', 'fraction of games ≥ x')}"
                     f"{rl_svg}</div>")
     _write_csv(out / "normalised.csv", ["kind", "agent", "game", "score"], nrows)
@@ -372,8 +412,9 @@ def build(rd: RunData, out_dir, baselines: RunData | None = None, reps: int = 10
     _write_csv(out / "probability_of_improvement.csv",
                ["kind", "agent", "versus", "probability", "ci_low", "ci_high", "games"], poi_rows)
     if norm:
-        secs.append("<h2>Normalised scores</h2><p>human: (s − random)/(human − random), Mnih et al. 2015 reference "
-                    "table; random: s / random (ALE 2013 §4.1.1); baseline: range of the 37 baseline policies; "
+        secs.append("<h2>Normalised scores</h2><p>human: (s − random)/(human − random), reference set "
+                    f"<b>{_esc(human_name)}</b>; random: s / random (ALE 2013 §4.1.1); "
+                    "baseline: range of the 37 baseline policies; "
                     "inter-algorithm: range of the compared agents. Aggregates as rliable defines them "
                     "(Agarwal et al. 2021): median and mean over games of each game's mean over runs; IQM = mean "
                     "of the middle 50% of all run × game scores; optimality gap = 1 − mean of min(score, 1); "

@@ -1,16 +1,14 @@
 """Live score distributions: every player's episode scores for the current game, from the store.
 
 Histogram and empirical CDF per player (humans and each agent), refreshed when the store gains an
-episode (a QTimer polls ``episodes(since_id=...)``, which reads only new rows). Normalised views need a
-reference table ``resources/reference_scores.{csv,tsv,json}`` with ``game, random, human`` per game; with
-one, the panel also draws the across-games score-distribution plot (fraction of games whose normalised
-mean score is at least x). Without one, only raw scores are offered.
+episode (a QTimer polls ``episodes(since_id=...)``, which reads only new rows). The published tables come
+from ``agents/evaluation/references.py`` (the shipped ones and the user's): the human-normalised view names
+its reference set (Atari-57 or Nature 2015, selectable), the panel draws the across-games
+score-distribution plot (fraction of games whose normalised mean score is at least x), and it can overlay
+published marks — random, human, the papers' agents — on a game's histogram and ECDF. Without any table
+only raw scores are offered.
 """
 from __future__ import annotations
-
-import csv
-import json
-from pathlib import Path
 
 import numpy as np
 from PySide6.QtCore import QTimer
@@ -18,30 +16,38 @@ from PySide6.QtWidgets import QComboBox, QDockWidget, QFormLayout, QLabel, QVBox
 
 from .scroll import scrolled
 
-RESOURCES = Path(__file__).resolve().parent.parent.parent / "resources"
+MARK_COLOURS = {"random": (190, 190, 190), "human": (255, 90, 90)}   # dashed; published agents: gold, dotted
+AGENT_MARK = (255, 200, 40)
 COLOURS = [(31, 119, 180), (255, 127, 14), (44, 160, 44), (214, 39, 40), (148, 103, 189), (140, 86, 75),
            (227, 119, 194), (127, 127, 127), (188, 189, 34), (23, 190, 207)]
 
 
-def load_references(folder: Path = RESOURCES) -> dict[str, tuple[float, float]]:
-    """``{game: (random, human)}`` from the first reference table found; {} when there is none or it is
-    unreadable (a bad table must not stop the panel)."""
-    for name in ("reference_scores.csv", "reference_scores.tsv", "reference_scores.json"):
-        p = folder / name
-        if not p.is_file():
-            continue
+def load_tables() -> tuple[dict, str]:
+    """(published tables, problem): the shipped and the user's tables; when a user table is bad, the shipped
+    ones and what is wrong (a bad table must not stop the panel)."""
+    try:
+        from arcade_lab.agents.evaluation import references as REF
+
         try:
-            if p.suffix == ".json":
-                raw = json.loads(p.read_text())
-                rows = raw.items() if isinstance(raw, dict) else ((r["game"], r) for r in raw)
-                return {g: (float(r["random"]), float(r["human"])) for g, r in rows}
-            with p.open() as f:
-                rd = csv.DictReader((line for line in f if not line.startswith("#")),
-                                    delimiter="\t" if p.suffix == ".tsv" else ",")
-                return {r["game"]: (float(r["random"]), float(r["human"])) for r in rd}
-        except Exception:
-            return {}
-    return {}
+            return REF.load_all(), ""
+        except REF.ReferenceError as e:
+            return REF.load_all(user=False), f"user tables skipped: {e}"
+    except Exception as e:
+        return {}, f"no published tables: {e}"
+
+
+def published_marks(tables: dict, game: str, human: str, which: str | None) -> list[tuple[str, float]]:
+    """(label, published score) to draw on ``game``: none for ``which`` None; the human set's random and
+    human for "human"; those and one table's marks for its name; every table's for "*"."""
+    if which is None:
+        return []
+    ref = tables[human].human_reference().get(game) if human in tables else None
+    out = []
+    for name, t in tables.items():
+        if which in (name, "*") and name != human:
+            out += [(f"{c} ({name})", v) for c, v in t.mark_values(game)]
+    # last, so that their labels sit lowest, clear of the legend in the top right corner
+    return out + ([(f"random ({human})", ref.random), (f"human ({human})", ref.human)] if ref else [])
 
 
 def normalise(scores: np.ndarray, ref: tuple[float, float] | None, how: str) -> np.ndarray:
@@ -68,7 +74,10 @@ class ScoresPanel(QDockWidget):
 
         self.window = window
         self._store = store
-        self.refs = load_references()
+        self.tables, problem = load_tables()
+        self.human_sets = {n: t for n, t in self.tables.items() if t.human is not None}
+        self.refs: dict = {}
+        self.marks: list[tuple[str, float]] = []   # the published marks drawn now, normalised as the view
         self.last_id = 0
         self.game: str | None = None
         self.refreshes = 0
@@ -89,12 +98,34 @@ class ScoresPanel(QDockWidget):
         form.addRow("Protocol", self.protocol)
         self.norm = QComboBox()
         self.norm.addItem("raw scores", "raw")
-        if self.refs:
+        if self.human_sets:
             self.norm.addItem("random-normalised", "random")
             self.norm.addItem("human-normalised", "human")
         self.norm.currentIndexChanged.connect(lambda _: self.refresh())
         form.addRow("View", self.norm)
+        # which published random/human figures normalise and mark: Nature's own or the later Atari-57 set
+        self.human = QComboBox()
+        for name, t in self.human_sets.items():
+            self.human.addItem(f"{t.title} ({name})", name)
+        from arcade_lab.agents.evaluation.references import DEFAULT_HUMAN
+
+        self.human.setCurrentIndex(max(0, self.human.findData(DEFAULT_HUMAN)))   # the reports' default set
+        self.human.currentIndexChanged.connect(lambda _: self._human_changed())
+        form.addRow("Human reference", self.human)
+        self.published = QComboBox()
+        self.published.addItem("no published marks", None)
+        self.published.addItem("random and human", "human")
+        for name, t in self.tables.items():
+            if set(t.marks) - set(t.human or ()):
+                self.published.addItem(f"random, human and {t.title}", name)
+        self.published.addItem("random, human and every table", "*")
+        self.published.currentIndexChanged.connect(lambda _: self.refresh())
+        form.addRow("Published", self.published)
         lay.addLayout(form)
+        self.problem = QLabel(problem)
+        self.problem.setWordWrap(True)
+        self.problem.setVisible(bool(problem))
+        lay.addWidget(self.problem)
         self.summary = QLabel("")
         self.summary.setWordWrap(True)
         lay.addWidget(self.summary)
@@ -107,13 +138,27 @@ class ScoresPanel(QDockWidget):
         for w in (self.hist, self.cdf, self.across):
             w.setMinimumHeight(150)
             lay.addWidget(w)
-        if not self.refs:
+        if not self.human_sets:
             self.across.hide()
-            lay.addWidget(QLabel("No resources/reference_scores table: raw scores only."))
+            lay.addWidget(QLabel("No human reference table: raw scores only."))
         self.setWidget(scrolled(body))
+        self._human_changed()
         self.timer = QTimer(self)
         self.timer.timeout.connect(self.poll)
         self.timer.start(poll_ms)
+
+    def human_set(self) -> str:
+        return self.human.currentData() or ""
+
+    def _human_changed(self) -> None:
+        """The human-normalised view names its reference set; normalisation and marks follow the choice."""
+        name = self.human_set()
+        self.refs = self.human_sets[name].human_reference() if name else {}
+        i = self.norm.findData("human")
+        if i >= 0:
+            self.norm.setItemText(i, f"human-normalised ({name})")
+        if self.game is not None:
+            self.refresh()
 
     def store(self):
         if self._store is None:
@@ -235,10 +280,42 @@ class ScoresPanel(QDockWidget):
                 xs, ys = ecdf(v)
                 self.cdf.plot(np.repeat(xs, 2)[1:], np.repeat(ys, 2)[:-1], name=p, pen=pg.mkPen(col, width=2))
                 lines.append(f"{p}: n={v.size}, mean {v.mean():.4g}, median {np.median(v):.4g}")
+        self._draw_marks(ref, how, allv)
+        if self.marks:
+            lines.append("published: " + ", ".join(f"{label} {v:.4g}" for label, v in self.marks))
         self.summary.setText("\n".join(lines) if lines else f"no finished episodes of {self.game} yet")
         if self.refs and not self.across.isHidden():
             self._across(st, proto, how if how != "raw" else "human")
         self.refreshes += 1
+
+    def _draw_marks(self, ref, how: str, allv: np.ndarray) -> None:
+        """Published figures of the game as labelled vertical lines on the histogram and the ECDF, normalised
+        as the view is; the x range is widened so that every mark is in sight."""
+        import pyqtgraph as pg
+        from PySide6.QtCore import Qt
+
+        marks = published_marks(self.tables, self.game, self.human_set(), self.published.currentData())
+        self.marks = [(label, float(normalise(np.array([v]), ref, how)[0])) for label, v in marks]
+        self.marks = [(label, v) for label, v in self.marks if np.isfinite(v)]
+        xs = [v for _, v in self.marks] + [float(x) for x in allv]
+        lo, hi = (min(xs), max(xs)) if xs else (0.0, 1.0)
+        step = 0.9 / max(len(self.marks), 1)      # one label height each, so that near marks stay readable
+        for i, (label, v) in enumerate(self.marks):
+            kind = label.split(" ", 1)[0]
+            col = MARK_COLOURS.get(kind, AGENT_MARK)
+            style = Qt.PenStyle.DashLine if kind in MARK_COLOURS else Qt.PenStyle.DotLine
+            side = 1 if v > (lo + hi) / 2 else 0  # labels of marks on the right open to the left
+            for w in (self.hist, self.cdf):
+                w.addItem(pg.InfiniteLine(pos=v, angle=90, pen=pg.mkPen(col, width=2, style=style), label=label,
+                                          labelOpts={"position": 0.95 - step * i, "color": col,
+                                                     "fill": (0, 0, 0, 170), "anchors": [(side, 0.5), (side, 0.5)]}))
+        if self.marks:
+            pad = (hi - lo) * 0.05 or 1.0
+            for w in (self.hist, self.cdf):
+                w.setXRange(lo - pad, hi + pad, padding=0)
+        else:
+            for w in (self.hist, self.cdf):
+                w.enableAutoRange(x=True)
 
     def _across(self, st, proto, how) -> None:
         """Fraction of games (with a reference) whose mean normalised score is >= x, per player."""
