@@ -265,20 +265,23 @@ def test_clone_restore_is_exact_at_100_random_points(scheme, game):
 
 
 @requires_ale
-@pytest.mark.parametrize("seed", [2, 3])
-def test_an_excursion_leaves_its_last_action_sticky_as_in_ale(seed):
+# (seed, steps before the excursion): points where the first sticky draws after the restore keep the
+# previous action, so the excursion's action shows in what follows
+@pytest.mark.parametrize("seed,warm", [(2, 80), (3, 30)])
+def test_an_excursion_leaves_its_last_action_sticky_as_in_ale(seed, warm):
     """ALE keeps the sticky "previous action" outside the cloned state: after clone, three steps of X and
     restore, the next sticky repeats play X. Ours equals ale-py step for step, for several X (Breakout's
     paddle and Seaquest's submarine)."""
     from arcade_lab.engine import roms
     from arcade_lab.parity import _make_ale
 
+    distinct = []
     for game in ("breakout", "seaquest"):
         rams = {}
         for x in (3, 4, 1):  # RIGHT, LEFT, FIRE
             ale = _make_ale(roms.rom_path(game), seed, 4, 0.9, None, None)
             env = Env(game, frameskip=4, repeat_action_probability=0.9, seed=seed)
-            for _ in range(30):
+            for _ in range(warm):
                 assert ale.act(1) == env.act(1)
             a_state, e_state = ale.cloneState(), env.clone_state()
             for _ in range(3):
@@ -290,5 +293,5 @@ def test_an_excursion_leaves_its_last_action_sticky_as_in_ale(seed):
                 assert ale.act(0) == env.act(0)
                 assert np.array_equal(ale.getRAM(), env.ram()), f"{game}, X={x}, step {step} after the restore"
             rams[x] = env.ram().tobytes()
-        if game == "seaquest":  # the excursion's action shows: the test tells the two semantics apart
-            assert len(set(rams.values())) > 1
+        distinct.append(len(set(rams.values())))
+    assert min(distinct) > 1  # the excursion's action shows: the test tells the two semantics apart
