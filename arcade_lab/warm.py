@@ -1,6 +1,6 @@
 """``arcade-lab warm``: compile (or load) every kernel the app and the agents use, once, up front.
 
-The first start otherwise compiles the emulator (~2 minutes on two cores) and the first attach of each
+The first start otherwise compiles the emulator (about six minutes on two cores) and the first attach of each
 agent kind compiles its kernels. ``make dist`` runs this into the bundle's own cache folder, which a fresh
 installation copies on its first start (see ``engine._jit``), so users never wait for the compiler.
 """

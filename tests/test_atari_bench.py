@@ -386,7 +386,7 @@ def test_parse_seeds():
 
 
 def test_cli_end_to_end(chat, tmp_path, capsys):
-    from arcade_lab.engine.cli import main
+    from arcade_lab.cli import main
 
     srv = chat(lambda body, n: "Thought: x\nActions: UP")
     db = tmp_path / "s.sqlite3"
