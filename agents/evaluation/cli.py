@@ -1,4 +1,4 @@
-"""`arcade-lab eval` and `arcade-lab report` (engine/cli.py delegates here). Exit codes: 0 ok, 1 some tasks
+"""`arcade-lab eval` and `arcade-lab report` (arcade_lab/cli.py delegates here). Exit codes: 0 ok, 1 some tasks
 failed, 2 bad options, 130 interrupted (resume with the same --run)."""
 from __future__ import annotations
 
