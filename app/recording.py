@@ -17,7 +17,8 @@ from collections import deque
 import numpy as np
 
 from arcade_lab.agents.evaluation.presets import EpisodeDriver, Preset, make_env, project_action
-from arcade_lab.engine import ale_core, sound
+from arcade_lab.engine import sound
+from arcade_lab.engine.env import paddle_delta
 
 from .session import InputFrame, PlaySession, joystick_action
 
@@ -130,11 +131,10 @@ class RecordedSession(PlaySession):
         at most one ALE paddle step toward the pointer)."""
         strength = float(inp.paddle_speed)
         if self.uses_paddles and inp.paddle is not None:
-            s = self.s
-            lo, hi = int(s[ale_core.E_PADDLE_MIN]), int(s[ale_core.E_PADDLE_MAX])
+            lo, hi = self.env.paddle_range
             target = int(hi - min(max(inp.paddle, 0.0), 1.0) * (hi - lo))
-            diff = target - int(s[ale_core.E_PADDLE])
-            strength = min(1.0, abs(diff) / 23000.0)
+            diff = target - self.env.paddle_resistance
+            strength = min(1.0, abs(diff) / paddle_delta(1.0))
             # ALE's RIGHT lowers the resistance (clockwise), LEFT raises it
             a = joystick_action(False, False, diff > 0, diff < 0, inp.fire)
         else:

@@ -14,7 +14,7 @@ import numpy as np
 
 from arcade_lab.engine import ale_core, sound
 from arcade_lab.engine.env import Env
-from arcade_lab.engine.layout import AUD_N, E_FRAME
+from arcade_lab.engine.layout import E_FRAME
 
 # joystick (up, down, left, right, fire) -> ALE action id
 _ACTION = {}
@@ -156,7 +156,7 @@ class PlaySession:
 
     def audio_resync(self) -> None:
         """After a pause or a state load: take the TIA's current registers, drop logged writes."""
-        self.s[AUD_N] = 0
+        self.env.drop_audio_log()
         sound.sync_registers(self.s, self.voices)
 
 

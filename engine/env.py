@@ -13,7 +13,7 @@ import numpy as np
 from . import ale_core, games, observe
 from .console import _SNAP_SHAPE, Console, State, StateError
 from .games.base import ACTION_MEANINGS, ALL_ACTIONS, G_SCORE, G_TERMINAL
-from .layout import (AUD_ON, E_DIFF, E_EPFRAME, E_FRAME, E_FRAMESKIP, E_GAME, E_LAST_ACT, E_LAST_DELTA,
+from .layout import (AUD_N, AUD_ON, E_DIFF, E_EPFRAME, E_FRAME, E_FRAMESKIP, E_GAME, E_LAST_ACT, E_LAST_DELTA,
                      E_MAXFRAMES, E_MAXLIVES, E_MODE, E_PADDLE, E_PADDLE_MAX, E_PADDLE_MIN, E_PAL, E_STICKY_THRESH,
                      E_TRUNC_LIFE, E_USE_PADDLES, EV_BW, EV_COLOR, EV_P_RES, EV_RESET, EV_SELECT, N_SNAPSHOT, T_FBCUR)
 from .machine import latch_inputs, run_frame
@@ -183,6 +183,16 @@ class Env:
         return bool(self.console.s[E_USE_PADDLES])
 
     @property
+    def paddle_resistance(self) -> int:
+        """Player A's paddle knob as ALE keeps it (a resistance: lower is further right)."""
+        return int(self.console.s[E_PADDLE])
+
+    @property
+    def paddle_range(self) -> tuple[int, int]:
+        """The lowest and highest resistance this game's paddle reaches."""
+        return int(self.console.s[E_PADDLE_MIN]), int(self.console.s[E_PADDLE_MAX])
+
+    @property
     def has_rules(self) -> bool:
         """Whether ALE has rules for this ROM (score, lives, game over); other ROMs just run."""
         return self.game is not None
@@ -213,6 +223,10 @@ class Env:
     @audio_log.setter
     def audio_log(self, on: bool) -> None:
         self.console.s[AUD_ON] = 1 if on else 0
+
+    def drop_audio_log(self) -> None:
+        """Forget the logged sound writes (after a pause or a state load, sound starts from now)."""
+        self.console.s[AUD_N] = 0
 
     def machine_snapshot(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Copies of what the next frames depend on: the machine, the environment RNG and both screen

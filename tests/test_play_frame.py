@@ -48,15 +48,17 @@ def test_score_follows_rewards_and_new_game_restarts_it():
 
 def test_the_paddle_follows_an_absolute_knob_position():
     env = Env("breakout", repeat_action_probability=0.0, seed=0)
-    s = env.console.s
-    from arcade_lab.engine.layout import E_PADDLE, E_PADDLE_MAX, E_PADDLE_MIN
-
+    lo, hi = env.paddle_range
+    assert env.uses_paddles and lo < hi
     env.play_frame(0, paddle=0.0)
-    assert s[E_PADDLE] == s[E_PADDLE_MAX]   # fully left: the highest resistance
+    assert env.paddle_resistance == hi     # fully left: the highest resistance
     env.play_frame(0, paddle=1.0)
-    assert s[E_PADDLE] == s[E_PADDLE_MIN]
-    env.play_frame(0, paddle=7.5)           # out of range: clamped, not refused
-    assert s[E_PADDLE] == s[E_PADDLE_MIN]
+    assert env.paddle_resistance == lo
+    env.play_frame(0, paddle=0.5)
+    assert env.paddle_resistance == hi - (hi - lo) // 2
+    env.play_frame(0, paddle=7.5)          # out of range: clamped, not refused
+    assert env.paddle_resistance == lo
+    assert not Env("seaquest", repeat_action_probability=0.0, seed=0).uses_paddles
 
 
 def test_play_frame_refuses_what_is_not_an_action():
