@@ -9,6 +9,8 @@ from arcade_lab import engine
 import arcade_lab.engine.gym  # noqa: F401  (registers the ids)
 from arcade_lab.engine.vector import VectorEnv
 from arcade_lab.engine.env import Env
+from arcade_lab.engine.gym import ArcadeLabEnv
+from tests.conftest import requires_ale
 
 
 def test_ids_registered_like_ale():
@@ -149,3 +151,97 @@ def test_gymnasium_vector_env_refuses_options_it_does_not_have():
                         num_threads=2)
     assert envs.unwrapped.vec.proto.mode == 4
     envs.close()
+
+
+# -- ale-py's extras: keys for play, sound observations, copies, human rendering -------------------------------
+def _ale_py_env(game, **kwargs):
+    import ale_py
+
+    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
+    from ale_py.env import AtariEnv
+
+    return AtariEnv(game, **kwargs)
+
+
+@requires_ale
+def test_keys_to_action_are_ale_pys_and_drive_gymnasium_play(monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    import pygame
+    from gymnasium.utils.play import play
+
+    env = gym.make("ArcadeLab/MsPacman-v5", render_mode="rgb_array")
+    keys = env.unwrapped.get_keys_to_action()
+    assert keys == _ale_py_env("ms_pacman").get_keys_to_action()
+    steps = []
+
+    def quit_after_five(obs_t, obs_tp1, action, rew, terminated, truncated, info):
+        steps.append(action)
+        if len(steps) == 5:
+            pygame.event.post(pygame.event.Event(pygame.QUIT))
+
+    play(env, callback=quit_after_five, fps=1000)
+    assert len(steps) == 5
+    with pytest.raises(AttributeError, match="continuous=True"):
+        gym.make("ArcadeLab/MsPacman-v5", continuous=True).unwrapped.get_keys_to_action()
+
+
+@requires_ale
+@pytest.mark.parametrize("game, frameskip", [("ms_pacman", 4), ("seaquest", (2, 5))])
+def test_sound_obs_matches_ale_py(game, frameskip):
+    ours = ArcadeLabEnv(game, sound_obs=True, frameskip=frameskip)
+    real = _ale_py_env(game, sound_obs=True, frameskip=frameskip)
+    assert ours.observation_space == real.observation_space
+    (o1, _), (o2, _) = ours.reset(seed=9), real.reset(seed=9)
+    assert all(np.array_equal(o1[k], o2[k]) for k in ("image", "sound"))
+    real.action_space.seed(2)
+    for t in range(150):
+        a = real.action_space.sample()
+        if t == 60:  # an excursion: the sound runs on through a restore, as ale-py's does
+            s1, s2 = ours.clone_state(), real.clone_state()
+            for _ in range(5):
+                ours.step(a)
+                real.step(a)
+            ours.restore_state(s1)
+            real.restore_state(s2)
+        (o1, *r1), (o2, *r2) = ours.step(a), real.step(a)
+        assert np.array_equal(o1["sound"], o2["sound"]) and np.array_equal(o1["image"], o2["image"]), t
+        assert r1 == r2, t
+
+
+@pytest.mark.parametrize("kwargs", [dict(), dict(sound_obs=True, frameskip=(2, 5), obs_type="grayscale")])
+def test_copies_and_pickles_continue_as_the_original(kwargs):
+    import copy
+    import pickle
+
+    env = gym.make("ArcadeLab/Breakout-v5", **kwargs)
+    env.reset(seed=1)
+    for _ in range(20):
+        env.step(env.action_space.sample())
+    twins = [copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
+    assert twins[1].unwrapped.spec.id == "ArcadeLab/Breakout-v5"
+    rng = np.random.default_rng(0)
+    for _ in range(80):
+        a = int(rng.integers(env.action_space.n))
+        o, *rest = env.step(a)
+        for twin in twins:
+            o2, *rest2 = twin.step(a)
+            assert rest2 == rest
+            if isinstance(o, dict):
+                assert all(np.array_equal(o[k], o2[k]) for k in o)
+            else:
+                assert np.array_equal(o, o2)
+
+
+def test_human_rendering_comes_from_gymnasium(monkeypatch):
+    from gymnasium import error
+    from gymnasium.wrappers import HumanRendering
+
+    with pytest.raises(error.Error, match="arcade_lab.ale_compat.AtariEnv"):
+        ArcadeLabEnv("pong", render_mode="human")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    with pytest.warns(UserWarning, match="HumanRendering"):
+        env = gym.make("ArcadeLab/Pong-v5", render_mode="human")
+    assert isinstance(env, HumanRendering)
+    env.reset(seed=0)
+    env.step(0)
+    env.close()
