@@ -79,7 +79,24 @@ class AgentFailure(RuntimeError):
     of losing the whole run; any other exception is a bug and propagates."""
 
 
+@dataclass
+class Thoughts:
+    """What an agent can show of its last decision; the app draws it live beside the game.
+
+    ``kind`` is ``"plan"`` (a search: ``visits`` and mean return ``value`` per action of ``actions``) or
+    ``"q"`` (a value estimate per action: ``value``; ``visits`` is None)."""
+
+    kind: str
+    actions: list[int]
+    value: np.ndarray
+    visits: np.ndarray | None = None
+
+
 class Agent(Protocol):
+    """What the Runner and the app drive. Optional beyond these: ``thoughts() -> Thoughts | None`` (what
+    the last decision weighed, shown live), ``attach(env)``, ``abort()`` (cut a decision short) and
+    ``frames_per_action`` (decide every N frames whatever the protocol's frame skip)."""
+
     name: str
     actions: list[int]
 
@@ -111,6 +128,10 @@ class BaseAgent:
 
     def end_episode(self, reward: float) -> None:
         pass
+
+    def thoughts(self) -> Thoughts | None:
+        """What the last decision weighed (see :class:`Thoughts`); None when the agent has nothing to show."""
+        return None
 
     # Planning agents are handed the env at construction; the Runner tells every agent which env it drives
     # so that spec-built agents (``make_agent``) and the app can attach late. Learners ignore it.

@@ -21,7 +21,7 @@ import json
 
 import numpy as np
 
-from .base import BaseAgent, Observation
+from .base import BaseAgent, Observation, Thoughts
 
 BRUTE_FORMAT = "arcade-lab-brute/1"
 
@@ -130,6 +130,9 @@ class BruteAgent(BaseAgent):
         """Value of each action in ``self.actions`` after the current history (NaN: never tried there)."""
         q = self._q[self._node] if 0 <= self._node < len(self._q) else {}
         return np.array([q.get(int(a), np.nan) for a in self.actions], float)
+
+    def thoughts(self) -> Thoughts | None:
+        return Thoughts("q", list(self.actions), self.history_values())
 
     def best_return(self) -> float:
         """The value of the root: the return the Brute expects from replaying its best trajectory."""

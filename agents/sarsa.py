@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from ._nb import HASH_MUL, njit
-from .base import BaseAgent, Observation
+from .base import BaseAgent, Observation, Thoughts
 
 # (alpha, lambda) per feature set: ALE 2013 Appendix C; Blob-PROST from Machado et al. 2018 Appendix B.4
 PAPER_PARAMS = {"basic": (0.5, 0.9), "bass": (0.5, 0.9), "disco": (0.1, 0.9), "ram": (0.2, 0.5), "lsh": (0.5, 0.5),
@@ -236,6 +236,9 @@ class SarsaAgent(BaseAgent):
     def q_values(self) -> np.ndarray:
         """Q of each action in ``self.actions`` for the last observation."""
         return self._q.copy()
+
+    def thoughts(self) -> Thoughts | None:
+        return None if self.w is None else Thoughts("q", list(self.actions), self.q_values())
 
     def _alpha(self) -> float:
         return self.config.alpha / self.max_active if self.config.normalise_alpha else self.config.alpha

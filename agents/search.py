@@ -20,7 +20,7 @@ from arcade_lab.engine.env import paddle_delta
 from arcade_lab.engine.layout import E_FRAME, E_FRAMESKIP, N_SNAPSHOT, N_STATE, RAM0
 
 from ._nb import njit
-from .base import BaseAgent, Observation
+from .base import BaseAgent, Observation, Thoughts
 
 # node table columns
 N_PARENT, N_ACTION, N_FIRST, N_COUNT, N_VISITS, N_DEPTH, N_TERMINAL, N_MASK = range(8)
@@ -301,6 +301,12 @@ class _Planner(BaseAgent):
         if n0[N_COUNT] <= 0:
             return []
         return list(range(int(n0[N_FIRST]), int(n0[N_FIRST] + n0[N_COUNT])))
+
+    def thoughts(self) -> Thoughts | None:
+        if getattr(self, "nodes", None) is None:
+            return None
+        st = self.root_stats()
+        return Thoughts("plan", list(st["actions"]), np.asarray(st["value"], float), np.asarray(st["visits"]))
 
     def root_stats(self) -> dict:
         """Per action of ``self.actions``: ``visits``, ``value`` (mean return, or BFS backed-up value) and

@@ -245,16 +245,13 @@ class AgentDriver:
         ag = self.agent
         t = {"agent": self.name, "chosen": self._action, "actions": list(getattr(ag, "actions", [])),
              "seconds": dt, "decision": self.decisions + 1}
-        if hasattr(ag, "root_stats") and getattr(ag, "nodes", None) is not None:
-            st = ag.root_stats()
-            t.update(kind="plan", visits=np.asarray(st["visits"]), value=np.asarray(st["value"], float),
-                     actions=list(st["actions"]))
-        elif hasattr(ag, "q_values") and getattr(ag, "w", None) is not None:
-            t.update(kind="q", q=ag.q_values())
-        elif hasattr(ag, "history_values"):  # the Brute: its estimates after the history so far
-            t.update(kind="q", q=ag.history_values())
-        else:
+        shown = ag.thoughts() if callable(getattr(ag, "thoughts", None)) else None  # (Agent protocol: optional)
+        if shown is None:
             t["kind"] = "none"
+        elif shown.kind == "plan":
+            t.update(kind="plan", visits=shown.visits, value=shown.value, actions=shown.actions)
+        else:
+            t.update(kind="q", q=shown.value)
         return t
 
     def _overlay(self, obs) -> dict | None:
