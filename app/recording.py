@@ -231,7 +231,7 @@ class ReplaySession(PlaySession):
         """Go to decision ``step`` (re-simulated from the start state: exact, and fast headless)."""
         step = max(0, min(int(step), self.length))
         if getattr(self, "driver", None) is None or step < self.driver.steps:
-            self.env.restore_state(self.start, sticky_action=True)
+            self.env.restore_state(self.start, whole=True)
             self.driver = EpisodeDriver(self.env, self.preset)
             self.driver.begin()
         while self.driver.steps < step and not self.driver.done:

@@ -15,7 +15,8 @@ from .console import _SNAP_SHAPE, Console, State, StateError
 from .games.base import ACTION_MEANINGS, ALL_ACTIONS, G_SCORE, G_TERMINAL
 from .layout import (AUD_N, AUD_ON, E_DIFF, E_EPFRAME, E_FRAME, E_FRAMESKIP, E_GAME, E_LAST_ACT, E_LAST_DELTA,
                      E_MAXFRAMES, E_MAXLIVES, E_MODE, E_PADDLE, E_PADDLE_MAX, E_PADDLE_MIN, E_PAL, E_STICKY_THRESH,
-                     E_TRUNC_LIFE, E_USE_PADDLES, EV_BW, EV_COLOR, EV_P_RES, EV_RESET, EV_SELECT, N_SNAPSHOT, T_FBCUR)
+                     E_TRUNC_LIFE, E_USE_PADDLES, EV_BW, EV_COLOR, EV_P_RES, EV_RESET, EV_SELECT, N_SNAPSHOT, T_FBCUR,
+                     T_FP, T_GREYED, T_P0M_POS, T_PARTIAL, T_PFM_REFL)
 from .machine import latch_inputs, run_frame
 from .palettes import NTSC_GRAY, PAL_GRAY
 from .rng import mt_seed, new_rng
@@ -39,6 +40,12 @@ def paddle_delta(strength: float) -> int:
 
 
 _DELTA_FULL = paddle_delta(1.0)
+
+# What ALE's restoreState leaves as it was: the environment's sticky action and its paddle strength, and
+# the TIA fields its save omits (the frame being drawn: pointer, buffer, partial and greyed flags; the
+# object mask pointers, which stay stale until the object next changes).
+KEPT_ON_RESTORE = np.r_[E_LAST_ACT:E_LAST_ACT + 2, E_LAST_DELTA:E_LAST_DELTA + 2, T_FP, T_FBCUR, T_PARTIAL,
+                        T_GREYED, T_P0M_POS:T_PFM_REFL + 1]
 # each joystick action with its directions dropped: a paddle's fire button alone
 _FIRE_ONLY = [ale_core.FIRE if int(f) else ale_core.NOOP for f in ale_core.JOYSTICK_TABLE[:18, 4]]
 
@@ -291,16 +298,17 @@ class Env:
         c = self.console  # (inlined Console.clone_state: this round trip is on search agents' hot path)
         return State(c._md5, c._snap.copy(), self.rng.copy() if include_rng else None)
 
-    def restore_state(self, state: State, *, sticky_action: bool = False) -> None:
-        """ALE ``restoreState``: the machine and the episode come back; the sticky "previous action" (and
-        its paddle strength) does not, as in ALE, where it belongs to the environment, not to the cloned
-        state. A planner's excursion (clone, act, restore) thus leaves its last action to be repeated by
-        the next sticky draw. ``sticky_action=True`` brings back the state's own as well (replaying a
-        recorded episode from its start state). The environment RNG comes back only when the state
-        includes it."""
+    def restore_state(self, state: State, *, whole: bool = False) -> None:
+        """ALE ``restoreState``: the machine and the episode come back, except what ALE's state leaves
+        out, which stays as the last frames left it (:data:`KEPT_ON_RESTORE`): the sticky "previous
+        action" and its paddle strength, which belong to ALE's environment, and the TIA's frame-drawing
+        position and object masks, which its TIA does not save. A planner's excursion (clone, act,
+        restore) thus leaves its last action to be repeated by the next sticky draw, as in ALE.
+        ``whole=True`` brings back everything in the state (replaying a recorded episode from its start
+        state). The environment RNG comes back only when the state includes it."""
         c = self.console
         s = c.s
-        sticky = (s[E_LAST_ACT], s[E_LAST_ACT + 1], s[E_LAST_DELTA], s[E_LAST_DELTA + 1])
+        kept = None if whole else s[KEPT_ON_RESTORE]
         # Console.restore_state inlined for search agents' hot path; a memoryview copy is ~0.2 µs quicker
         # than numpy's assignment and refuses anything but the same int64 layout.
         if type(state) is State and state.md5 == c._md5 and state.data.shape == _SNAP_SHAPE:
@@ -310,8 +318,8 @@ class Env:
                 c.restore_state(state)
         else:
             c.restore_state(state)  # refuses with the reason
-        if not sticky_action:
-            s[E_LAST_ACT], s[E_LAST_ACT + 1], s[E_LAST_DELTA], s[E_LAST_DELTA + 1] = sticky
+        if kept is not None:
+            s[KEPT_ON_RESTORE] = kept
         if state.rng is not None:
             self.rng[:] = state.rng
 

@@ -50,7 +50,7 @@ def test_clone_restore_round_trip_is_exact():
     snap = env.clone_state()
     future = [acts[int(rng.integers(len(acts)))] for _ in range(200)]
     first = _play(env, future)
-    env.restore_state(snap)
+    env.restore_state(snap, whole=True)
     second = _play(env, future)
     # the screen right after a restore is not redrawn (ALE), so compare from the first step on
     assert first == second
@@ -63,7 +63,7 @@ def test_restore_does_not_rewind_rng_unless_included():
         env.act(a)
     with_rng = env.clone_state(include_rng=True)
     run1 = _play(env, acts * 30)
-    env.restore_state(with_rng, sticky_action=True)
+    env.restore_state(with_rng, whole=True)
     run2 = _play(env, acts * 30)
     assert run1 == run2
 
@@ -259,7 +259,7 @@ def test_clone_restore_is_exact_at_100_random_points(scheme, game):
         snap = env.clone_state(include_rng=True)
         future = [acts[int(rng.integers(len(acts)))] for _ in range(int(rng.integers(1, 12)))]
         ahead = _play(env, future)
-        env.restore_state(snap, sticky_action=True)
+        env.restore_state(snap, whole=True)
         assert _play(env, future) == ahead, f"{game} ({scheme}): point {points} differs after restore"
         points += 1
 

@@ -73,7 +73,7 @@ def replay_episode(rec: EpisodeRecord, settings: dict | None = None, on_step=Non
     preset = preset_of(rec, settings)
     try:
         env = env_for(rec, preset)
-        env.restore_state(state, sticky_action=True)
+        env.restore_state(state, whole=True)
     except Exception as e:  # a missing ROM, another ROM's state
         return Verdict(False, problems=[f"cannot set up the replay: {e}"])
     s = env.console.s

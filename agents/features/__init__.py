@@ -113,7 +113,7 @@ def sample_screens(env, n: int, seed: int = 0, frames_per_action: int = 5):
                 env.reset()
             yield env.screen()
     finally:
-        env.restore_state(saved, sticky_action=True)
+        env.restore_state(saved, whole=True)
 
 
 def estimate_background(env, n: int = 18_000, seed: int = 0) -> np.ndarray:
