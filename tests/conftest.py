@@ -86,7 +86,8 @@ def open_window(qtbot, tmp_path):
         settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
         kw = {"audio": False, "thumbnails": False, **kw}
         win = MainWindow(settings=settings, **kw)
-        qtbot.addWidget(win)
+        # a test that stopped mid-session must not wait on the "end the session?" question at teardown
+        qtbot.addWidget(win, before_close_func=lambda w: setattr(w, "ask_before_leaving", False))
         opened.append(win)
         assert win.open_game(game)
         win.show()
@@ -95,5 +96,5 @@ def open_window(qtbot, tmp_path):
 
     yield open_
     for win in opened:
-        win.ask_before_leaving = False  # a test that stopped mid-session must not wait on the question
+        win.ask_before_leaving = False
         win.close()
