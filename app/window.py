@@ -579,7 +579,7 @@ class MainWindow(QMainWindow):
         """True when nothing scored would be lost, or the player agreed to end the running scored session
         (its unfinished episode is then marked abandoned and never counted)."""
         sess = self._unfinished_scored_session()
-        if sess is None or not self.ask_before_leaving or self._closing:
+        if sess is None or not self.ask_before_leaving or self._closing or not self.isVisible():
             return True
         total = sess.preset.episodes
         done = len(sess.scores)
