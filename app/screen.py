@@ -2,7 +2,7 @@
 
 Default pixel aspect is 2:1 (each of the 160 pixels twice as wide as tall) with integer scaling and
 letterboxing; "4:3 TV" stretches to a 4:3 picture. Presentation mode adds a large score/player overlay.
-Over the picture: a banner at the bottom (``message``), a short-lived notice at the top (``flash``) and a
+Over the picture: "PAUSED" in the middle while paused, a banner at the bottom (``message``), a short-lived notice at the top (``flash``) and a
 small permanent line in the top-right corner (``corner``: the state slot, or a scored session's badge).
 """
 from __future__ import annotations
@@ -36,6 +36,7 @@ class GameView(QWidget):
         self.message = ""
         self.notice = ""
         self.corner = ""
+        self.pause_label = ""
         self._notice_timer = QTimer(self)
         self._notice_timer.setSingleShot(True)
         self._notice_timer.timeout.connect(self._clear_notice)
@@ -62,6 +63,12 @@ class GameView(QWidget):
     def _clear_notice(self) -> None:
         self.notice = ""
         self.update()
+
+    def set_paused(self, on: bool) -> None:
+        text = "PAUSED" if on else ""
+        if text != self.pause_label:
+            self.pause_label = text
+            self.update()
 
     def set_corner(self, text: str) -> None:
         if text != self.corner:
@@ -113,6 +120,8 @@ class GameView(QWidget):
             for line in self.overlay_lines:
                 p.drawText(20, y, line)
                 y += int(f.pointSize() * 1.6)
+        if self.pause_label:
+            self._paint_pause(p)
         if self.notice:
             self._paint_notice(p)
         if self.corner:
@@ -127,6 +136,17 @@ class GameView(QWidget):
             p.drawText(r, Qt.AlignmentFlag.AlignCenter, self.message)
         p.end()
         self.frames_painted += 1
+
+    def _paint_pause(self, p: QPainter) -> None:
+        f = QFont(self.font())
+        f.setPointSize(max(16, self.height() // 14))
+        f.setBold(True)
+        p.setFont(f)
+        r = self.rect()
+        p.setPen(QColor(0, 0, 0, 200))
+        p.drawText(r.translated(3, 3), Qt.AlignmentFlag.AlignCenter, self.pause_label)  # a shadow: any picture
+        p.setPen(QColor(255, 255, 255))
+        p.drawText(r, Qt.AlignmentFlag.AlignCenter, self.pause_label)
 
     def _paint_notice(self, p: QPainter) -> None:
         f = QFont(self.font())

@@ -391,6 +391,8 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, APP, msg.split("\n")[0])
 
     def _on_stats(self, st: dict) -> None:
+        if self.worker.paused:
+            return  # (the last figure would claim the paused game still runs at full speed)
         self.st_fps.setText(f"{st['fps']:.1f} fps")
         self.st_audio.setText(st["audio"] + (f", {st['underruns']} underruns" if st["underruns"] else ""))
 
@@ -411,6 +413,12 @@ class MainWindow(QMainWindow):
         sess = self.session
         if sess is None:
             return
+        paused = self.worker.paused
+        self.view.set_paused(paused)
+        if paused:
+            self.st_fps.setText("paused")
+        elif self.st_fps.text() == "paused":
+            self.st_fps.setText("resuming…")
         self.st_mode.setText(f"mode {sess.env.mode}, difficulty {sess.difficulty}")
         if self.gamepads is not None:
             self.st_pad.setText(self.gamepads.state)

@@ -261,3 +261,18 @@ def test_switching_game_mid_session_asks_first(open_window, qtbot, tmp_path):
     [ep] = win.store.episodes(session_id=sess.session_id, status=None)
     assert ep.status == "abandoned"
     shot(win, "switched")
+
+
+# -- rough edges --------------------------------------------------------------------------------------------
+def test_pause_says_paused_on_the_view_and_in_the_status_bar(open_window, qtbot):
+    win = open_window("pong")
+    activate(win, qtbot)
+    click_into(qtbot, win.view)
+    qtbot.waitUntil(lambda: win.st_fps.text().endswith("fps"), timeout=5000)
+    qtbot.keyClick(focused(), Qt.Key.Key_P)
+    qtbot.waitUntil(lambda: win.view.pause_label == "PAUSED", timeout=5000)
+    qtbot.wait(1200)                                 # long enough for two rounds of statistics
+    assert win.st_fps.text() == "paused"
+    shot(win, "paused")
+    qtbot.keyClick(focused(), Qt.Key.Key_P)
+    qtbot.waitUntil(lambda: win.view.pause_label == "" and win.st_fps.text().endswith("fps"), timeout=5000)
