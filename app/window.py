@@ -1,6 +1,7 @@
 """The main window: game view in the centre, library on the side, menus and a status bar."""
 from __future__ import annotations
 
+import math
 import time
 from pathlib import Path
 
@@ -413,6 +414,7 @@ class MainWindow(QMainWindow):
         sess = self.session
         if sess is None:
             return
+        self._show_slot()
         paused = self.worker.paused
         self.view.set_paused(paused)
         if paused:
@@ -454,8 +456,7 @@ class MainWindow(QMainWindow):
         msg = f"Locked: no {what} during a scored session ({title})"
         self.last_refusal = msg
         self.statusBar().showMessage(msg, 4000)
-        self.view.message = msg
-        QTimer.singleShot(2500, lambda: self.view.message == msg and setattr(self.view, "message", ""))
+        self.view.flash(msg, 3000)
         return True
 
     def refuse(self, control: str) -> None:
@@ -484,9 +485,20 @@ class MainWindow(QMainWindow):
         self.view.flash(f"State slot {n}", 1500)
 
     def _show_slot(self) -> None:
-        sess = self.session
-        if sess is not None and "states" not in sess.locks:
-            self.view.set_corner(f"Slot {self.slot} · F5 save · F7 load")
+        if self.session is not None:
+            self.view.set_corner(self._corner_text(self.session))
+
+    def _corner_text(self, sess) -> str:
+        """A running scored session's badge; else the state slot, where states are allowed."""
+        p = getattr(sess, "preset", None)
+        if getattr(sess, "recording", False) and p.scored and not sess.complete:
+            parts = ["SCORED", p.title, f"episode {sess.episode_number}" + (f"/{p.episodes}" if p.episodes else "")]
+            limit = p.horizon or p.max_frames
+            if limit and sess.driver is not None:
+                left = math.ceil(max(0, limit - sess.driver.frames) / sess.frame_rate)
+                parts.append(f"{left // 60}:{left % 60:02d} left")
+            return " · ".join(parts)
+        return "" if "states" in sess.locks else f"Slot {self.slot} · F5 save · F7 load"
 
     def save_state(self, slot: int | None = None) -> None:
         if self.session is None or self.locked("states", "save states"):

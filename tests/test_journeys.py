@@ -276,3 +276,24 @@ def test_pause_says_paused_on_the_view_and_in_the_status_bar(open_window, qtbot)
     shot(win, "paused")
     qtbot.keyClick(focused(), Qt.Key.Key_P)
     qtbot.waitUntil(lambda: win.view.pause_label == "" and win.st_fps.text().endswith("fps"), timeout=5000)
+
+
+def test_scored_session_shows_refusals_and_a_permanent_badge(open_window, qtbot, tmp_path):
+    import re
+
+    win = open_window("pong", store=Store(tmp_path / "s.db"))
+    activate(win, qtbot)
+    click_into(qtbot, win.view)
+    new_session(win, qtbot, "ann")
+    qtbot.waitUntil(lambda: getattr(win.session, "recording", False), timeout=30000)
+    click_into(qtbot, win.view)
+    badge = r"SCORED · ALE 2013 beginner · episode 1/5 · [0-4]:[0-5]\d left"
+    qtbot.waitUntil(lambda: re.fullmatch(badge, win.view.corner) is not None, timeout=5000)
+    qtbot.keyClick(focused(), Qt.Key.Key_P)          # pause is locked
+    f = win.session.frame_number
+    qtbot.waitUntil(lambda: win.session.frame_number > f + 20, timeout=5000)   # frames (and ticks) go by
+    assert "Locked: no pause" in win.view.notice
+    qtbot.keyClick(focused(), Qt.Key.Key_F5)         # so are save states
+    qtbot.waitUntil(lambda: "Locked: no save states" in win.view.notice, timeout=5000)
+    assert re.fullmatch(badge, win.view.corner)
+    shot(win, "scored")
