@@ -78,6 +78,7 @@ class MainWindow(QMainWindow):
         self.sessions.verify_requested.connect(self.verify_session)
         self.sessions.replay_requested.connect(self.replay_episode)
         self.sessions.seek_requested.connect(self.seek_replay)
+        self.sessions.hint.connect(lambda msg: self.statusBar().showMessage(msg, 5000))
         self.sessions.follow(lambda: self.session)
         # states and sessions share a tab group: the right column keeps room for the agents' docks
         self.tabifyDockWidget(self.snapshots, self.sessions)

@@ -297,3 +297,12 @@ def test_scored_session_shows_refusals_and_a_permanent_badge(open_window, qtbot,
     qtbot.waitUntil(lambda: "Locked: no save states" in win.view.notice, timeout=5000)
     assert re.fullmatch(badge, win.view.corner)
     shot(win, "scored")
+
+
+def test_export_with_nothing_selected_says_so(open_window, qtbot, tmp_path):
+    win = open_window("pong", store=Store(tmp_path / "s.db"))
+    activate(win, qtbot)
+    qtbot.mouseClick(win.sessions.buttons["Export…"], Qt.MouseButton.LeftButton)
+    assert "Select a session" in win.statusBar().currentMessage()
+    qtbot.mouseClick(win.sessions.buttons["Replay"], Qt.MouseButton.LeftButton)
+    assert "Select an episode" in win.statusBar().currentMessage()

@@ -88,6 +88,7 @@ class SessionsPanel(QDockWidget):
     verify_requested = Signal(int)        # session id
     replay_requested = Signal(int)        # episode id
     seek_requested = Signal(int)          # decision index in the episode being replayed
+    hint = Signal(str)                    # a button needs a selection first: the status bar says which
 
     def __init__(self, store, parent=None):
         super().__init__("Sessions", parent)
@@ -99,11 +100,13 @@ class SessionsPanel(QDockWidget):
         self.tree.setHeaderLabels(["Session / episode", "Score", "Frames", "✔", "When"])
         lay.addWidget(self.tree)
         row = QHBoxLayout()
+        self.buttons: dict[str, QPushButton] = {}
         for text, fn in (("Export…", self._export), ("Verify", self._verify), ("Replay", self._replay),
                          ("Refresh", self.refresh)):
             b = QPushButton(text, w)
             b.clicked.connect(fn)
             row.addWidget(b)
+            self.buttons[text] = b
         lay.addLayout(row)
         # seek bar of the episode being replayed: follows the replay, dragging it jumps (exactly)
         seek_row = QHBoxLayout()
@@ -180,18 +183,24 @@ class SessionsPanel(QDockWidget):
 
     def _export(self) -> None:
         sid = self._session_id()
-        if sid is not None:
+        if sid is None:
+            self.hint.emit("Select a session (or one of its episodes) to export")
+        else:
             self.export_requested.emit(sid)
 
     def _verify(self) -> None:
         sid = self._session_id()
-        if sid is not None:
+        if sid is None:
+            self.hint.emit("Select a session (or one of its episodes) to verify")
+        else:
             self.verify_requested.emit(sid)
 
     def _replay(self) -> None:
         sel = self._selected()
         if sel and sel[0] == "episode":
             self.replay_requested.emit(sel[1])
+        else:
+            self.hint.emit("Select an episode to replay (open a session with ▸ to see its episodes)")
 
 
 def leaderboard(store) -> list[dict]:
