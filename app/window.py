@@ -96,6 +96,8 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geo)
         else:
             self.resize(1180, 760)
+        # below this the docks and the status bar's figures are cut off; it still fits a 1366x768 laptop
+        self.setMinimumSize(1024, 640)
         self.view.aspect_tv = self.settings.value("view/tv_aspect", False, type=bool)
         self.tv_action.setChecked(self.view.aspect_tv)
         self.worker.start()

@@ -306,3 +306,13 @@ def test_export_with_nothing_selected_says_so(open_window, qtbot, tmp_path):
     assert "Select a session" in win.statusBar().currentMessage()
     qtbot.mouseClick(win.sessions.buttons["Replay"], Qt.MouseButton.LeftButton)
     assert "Select an episode" in win.statusBar().currentMessage()
+
+
+def test_window_cannot_be_made_smaller_than_its_docks_and_status_need(open_window, qtbot):
+    win = open_window("pong")
+    qtbot.waitUntil(lambda: win.agent_ui is not None, timeout=60000)
+    win.resize(640, 480)
+    qtbot.wait(100)
+    assert win.width() >= 1000 and win.height() >= 620
+    hint = win.minimumSizeHint()
+    assert hint.width() <= 1366 and hint.height() <= 720   # still fits a laptop screen
