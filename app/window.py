@@ -32,6 +32,11 @@ def screenshot_dir() -> Path:
     return Path(user_pictures_dir()) / "Arcade Lab"
 
 
+def _without(reason: str, path: str) -> str:
+    """``reason`` less a leading ``path: `` (the ROM loader names the file; the window already did)."""
+    return reason[len(path) + 2:] if reason.startswith(path + ": ") else reason
+
+
 class MainWindow(QMainWindow):
     def __init__(self, *, audio=True, settings: QSettings | None = None, thumbnails: bool = True,
                  extra_paths=(), gamepads: bool = True, store=None):
@@ -266,7 +271,7 @@ class MainWindow(QMainWindow):
         try:
             sess = PlaySession(str(target), **kw)
         except Exception as e:
-            self._on_error(f"Cannot open {target}: {e}")
+            self._on_error(f"Cannot open {target}: {_without(str(e), str(target))}")
             return False
         if ask and not self.confirm_leave(f"Open {sess.info.title}"):
             return False

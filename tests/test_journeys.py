@@ -316,3 +316,48 @@ def test_window_cannot_be_made_smaller_than_its_docks_and_status_need(open_windo
     assert win.width() >= 1000 and win.height() >= 620
     hint = win.minimumSizeHint()
     assert hint.width() <= 1366 and hint.height() <= 720   # still fits a laptop screen
+
+
+def _rom_folder(tmp_path) -> Path:
+    import shutil
+
+    from arcade_lab.engine import roms
+
+    folder = tmp_path / "my roms"
+    folder.mkdir()
+    shutil.copy(roms.rom_path("breakout"), folder / "breakout.bin")
+    (folder / "broken.bin").write_bytes(b"\x00" * 1000)
+    return folder
+
+
+def open_rom(win, qtbot, path: Path | None) -> str:
+    """File ▸ Open ROM… (Ctrl+O), the path typed into the file dialog and Enter (None: Escape); the
+    folder the dialog started in."""
+    from PySide6.QtTest import QTest
+
+    seen = []
+
+    def act(dlg):
+        seen.append(dlg.directory().absolutePath())
+        if path is None:
+            QTest.keyClick(focused(), Qt.Key.Key_Escape)
+            return
+        QTest.keyClick(focused(), Qt.Key.Key_A, CTRL)
+        QTest.keyClicks(focused(), str(path))
+        QTest.keyClick(focused(), Qt.Key.Key_Return)
+
+    w = WhenModal(act)
+    qtbot.keyClick(focused() or win, Qt.Key.Key_O, CTRL)
+    w.stop()
+    activate(win, qtbot)
+    return seen[0]
+
+
+def test_a_rom_that_cannot_open_is_named_once_in_the_error(open_window, qtbot, tmp_path):
+    folder = _rom_folder(tmp_path)
+    win = open_window("pong")
+    activate(win, qtbot)
+    open_rom(win, qtbot, folder / "broken.bin")
+    msg = win.statusBar().currentMessage()
+    assert msg.count("broken.bin") == 1 and "impossible size" in msg, msg
+    assert win.session.info.id == "pong"
