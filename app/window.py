@@ -62,7 +62,7 @@ class MainWindow(QMainWindow):
         self.worker.session_loaded.connect(self._on_session, Qt.ConnectionType.QueuedConnection)
         self.worker.error.connect(self._on_error, Qt.ConnectionType.QueuedConnection)
         self.worker.stats.connect(self._on_stats, Qt.ConnectionType.QueuedConnection)
-        self.library = LibraryPanel(self)
+        self.library = LibraryPanel(self, settings=self.settings)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.library)
         self.library.game_chosen.connect(self.open_game)
         self.library.folder_added.connect(self._add_folder)

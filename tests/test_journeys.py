@@ -361,3 +361,12 @@ def test_a_rom_that_cannot_open_is_named_once_in_the_error(open_window, qtbot, t
     msg = win.statusBar().currentMessage()
     assert msg.count("broken.bin") == 1 and "impossible size" in msg, msg
     assert win.session.info.id == "pong"
+
+
+def test_open_rom_dialog_starts_in_the_folder_last_used(open_window, qtbot, tmp_path):
+    folder = _rom_folder(tmp_path)
+    win = open_window("pong")
+    activate(win, qtbot)
+    open_rom(win, qtbot, folder / "breakout.bin")
+    qtbot.waitUntil(lambda: win.session.info.id == "breakout", timeout=30000)
+    assert Path(open_rom(win, qtbot, None)) == folder

@@ -1,6 +1,8 @@
 """The game library: every catalogued ROM with its thumbnail, searchable by typing; open files/folders."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QIcon, QImage, QPixmap
 from PySide6.QtWidgets import (QDockWidget, QFileDialog, QHBoxLayout, QLineEdit, QListWidget, QListWidgetItem,
@@ -13,8 +15,9 @@ class LibraryPanel(QDockWidget):
     game_chosen = Signal(object)      # a RomInfo
     folder_added = Signal(str)
 
-    def __init__(self, parent=None):
+    def __init__(self, parent=None, settings=None):
         super().__init__("Games", parent)
+        self.settings = settings   # remembers the folder the file dialogs last used
         self.setObjectName("library")
         w = QWidget(self)
         lay = QVBoxLayout(w)
@@ -74,15 +77,24 @@ class LibraryPanel(QDockWidget):
     def _activated(self, item: QListWidgetItem) -> None:
         self.game_chosen.emit(item.data(Qt.ItemDataRole.UserRole))
 
+    def _last_dir(self) -> str:
+        return str(self.settings.value("library/last_dir", "")) if self.settings is not None else ""
+
+    def _remember_dir(self, folder) -> None:
+        if self.settings is not None:
+            self.settings.setValue("library/last_dir", str(folder))
+
     def _open_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open an Atari 2600 ROM", "",
+        path, _ = QFileDialog.getOpenFileName(self, "Open an Atari 2600 ROM", self._last_dir(),
                                               "Atari 2600 ROMs (*.bin *.a26 *.rom *.gz);;All files (*)")
         if path:
+            self._remember_dir(Path(path).parent)
             self.game_chosen.emit(path)
 
     def _open_folder(self) -> None:
-        path = QFileDialog.getExistingDirectory(self, "Add a folder of ROMs")
+        path = QFileDialog.getExistingDirectory(self, "Add a folder of ROMs", self._last_dir())
         if path:
+            self._remember_dir(path)
             self.folder_added.emit(path)
 
 
