@@ -5,7 +5,7 @@ import threading
 
 from PySide6.QtCore import QEvent, QObject, QSettings, Qt, Signal
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import (QAbstractSpinBox, QApplication, QComboBox, QDialog, QDialogButtonBox, QFormLayout,
+from PySide6.QtWidgets import (QAbstractItemView, QAbstractSpinBox, QApplication, QComboBox, QDialog, QDialogButtonBox, QFormLayout,
                                QKeySequenceEdit, QLabel, QLineEdit, QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget)
 
 from .session import InputFrame
@@ -149,15 +149,17 @@ class InputState(QObject):
                           rewind="rewind" in h)
 
 
-TEXT_WIDGETS = (QLineEdit, QTextEdit, QPlainTextEdit, QAbstractSpinBox, QKeySequenceEdit)
+# widgets that type text, capture keys or move through rows with the arrow keys
+KEY_WIDGETS = (QLineEdit, QTextEdit, QPlainTextEdit, QAbstractSpinBox, QKeySequenceEdit, QAbstractItemView)
 
 
 def wants_keys(widget: QWidget | None) -> bool:
-    """True when ``widget`` takes every key itself: it types text or captures keys (line edits, editable
-    combo boxes, spin boxes, key-sequence fields, or a part of one), or it lives in a dialog."""
+    """True when ``widget`` takes every key itself: it types text, captures keys or is a list (line edits,
+    editable combo boxes, spin boxes, key-sequence fields, item views, or a part of one), or it lives in a
+    dialog."""
     w = widget
     while w is not None:
-        if isinstance(w, (TEXT_WIDGETS, QDialog)) or (isinstance(w, QComboBox) and w.isEditable()):
+        if isinstance(w, (KEY_WIDGETS, QDialog)) or (isinstance(w, QComboBox) and w.isEditable()):
             return True
         if w.isWindow():
             return False
@@ -169,8 +171,9 @@ class KeyFilter(QObject):
     """Application-wide key handling for the game view, ignoring auto-repeat; releases on focus loss.
 
     Qt delivers a key first to the window, then to the focused widget and up its parents, and an
-    application filter sees every stop; so the game takes a key only where no text field, dialog, key
-    capture, menu or popup has the focus: W/A/S/D, Space or Backspace typed into a search field stay text.
+    application filter sees every stop; so the game takes a key only where no text field, list, dialog,
+    key capture, menu or popup has the focus: W/A/S/D, Space or Backspace typed into a search field stay
+    text, arrows move through the library's rows.
     """
 
     def __init__(self, state: InputState, parent=None):

@@ -311,6 +311,8 @@ class MainWindow(QMainWindow):
         self.sessions.refresh()
         self.view.set_palette(self._palette_for(sess))
         self.view.message = ""
+        if QApplication.activeModalWidget() is None:
+            self.view.setFocus()  # a game chosen in the library (or a replay) is played with the keys at once
         self.view.set_corner("")
         self._show_slot()
         self.st_game.setText(f"{sess.info.title} ({sess.info.id})" + ("" if sess.has_rules else " — no game rules"))

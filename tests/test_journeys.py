@@ -258,6 +258,11 @@ def test_switching_game_mid_session_asks_first(open_window, qtbot, tmp_path):
     w.stop()
     qtbot.waitUntil(lambda: win.session.info.id == "breakout", timeout=30000)
     assert not getattr(win.session, "recording", False)
+    activate(win, qtbot)                            # (offscreen, nothing re-activates the window after the box)
+    assert focused() is win.view                    # the game chosen is played with the keys at once
+    qtbot.keyPress(focused(), Qt.Key.Key_Left)
+    assert win.input.snapshot().left
+    qtbot.keyRelease(focused(), Qt.Key.Key_Left)
     [ep] = win.store.episodes(session_id=sess.session_id, status=None)
     assert ep.status == "abandoned"
     shot(win, "switched")
