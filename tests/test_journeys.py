@@ -375,3 +375,36 @@ def test_open_rom_dialog_starts_in_the_folder_last_used(open_window, qtbot, tmp_
     open_rom(win, qtbot, folder / "breakout.bin")
     qtbot.waitUntil(lambda: win.session.info.id == "breakout", timeout=30000)
     assert Path(open_rom(win, qtbot, None)) == folder
+
+
+def _finished_session(store):
+    from dataclasses import replace
+
+    from arcade_lab.agents.evaluation.presets import PRESETS
+    from arcade_lab.app.recording import RecordedSession
+    from arcade_lab.app.session import InputFrame
+
+    sess = RecordedSession("pong", replace(PRESETS["ale2013"], max_frames=20, episodes=2), store, "ann", seed=1)
+    while not sess.complete:
+        sess.step(InputFrame())
+    return sess.session_id
+
+
+def test_sessions_dock_keeps_expansion_and_selection_on_refresh(open_window, qtbot, tmp_path):
+    store = Store(tmp_path / "s.db")
+    _finished_session(store)
+    win = open_window("pong", store=store)
+    activate(win, qtbot)
+    tree = win.sessions.tree
+    top = tree.topLevelItem(0)
+    qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=tree.visualItemRect(top).center())
+    assert focused() is tree
+    qtbot.keyClick(focused(), Qt.Key.Key_Right)      # expand
+    qtbot.keyClick(focused(), Qt.Key.Key_Down)       # episode 1
+    qtbot.keyClick(focused(), Qt.Key.Key_Down)       # episode 2
+    assert tree.currentItem().text(0).startswith("Episode 2")
+    assert "truncated" not in tree.currentItem().text(4)   # the When column says when
+    qtbot.mouseClick(win.sessions.buttons["Refresh"], Qt.MouseButton.LeftButton)
+    assert tree.topLevelItem(0).isExpanded()
+    assert tree.currentItem() is not None and tree.currentItem().text(0).startswith("Episode 2")
+    shot(win.sessions, "sessions")

@@ -6,8 +6,9 @@ import time
 
 import numpy as np
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import (QSlider, QComboBox, QDialog, QDialogButtonBox, QDockWidget, QFormLayout, QHBoxLayout, QLabel,
-                               QLineEdit, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QSlider, QComboBox, QDialog, QDialogButtonBox, QDockWidget, QFormLayout, QHBoxLayout,
+                               QHeaderView, QLabel, QLineEdit, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
+                               QWidget)
 
 from arcade_lab.agents.evaluation.presets import PRESETS
 
@@ -98,6 +99,11 @@ class SessionsPanel(QDockWidget):
         lay = QVBoxLayout(w)
         self.tree = QTreeWidget(w)
         self.tree.setHeaderLabels(["Session / episode", "Score", "Frames", "✔", "When"])
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)  # the label takes what the figures leave
+        for col in range(1, 5):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
         lay.addWidget(self.tree)
         row = QHBoxLayout()
         self.buttons: dict[str, QPushButton] = {}
@@ -144,29 +150,45 @@ class SessionsPanel(QDockWidget):
         self.seek_label.setText(f"replay {int(sess.position)}/{int(sess.length)}")
 
     def refresh(self) -> None:
+        """Rebuild the lists from the store; the sessions that were open and the selected row stay so."""
+        def key(item):
+            return tuple(item.data(0, Qt.ItemDataRole.UserRole))
+
+        tops = [self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount())]
+        expanded = {key(t) for t in tops if t.isExpanded()}
+        current = key(self.tree.currentItem()) if self.tree.currentItem() is not None else None
         self.tree.clear()
         self.board.clear()
         if self.store is None:
             return
         for s in reversed(self.store.sessions()):
-            eps = self.store.episodes(session_id=s["id"], status=None)
-            fin = [e for e in eps if e.status == "finished"]
-            mean = f"{np.mean([e.score for e in fin]):.1f}" if fin else "–"
-            top = QTreeWidgetItem([f"#{s['id']} {s['game']} · {s['player']} · {s['protocol']} ({s['status']})",
-                                   f"mean {mean}", "", "", time.strftime("%Y-%m-%d %H:%M",
-                                                                         time.localtime(s["started_at"]))])
-            top.setData(0, Qt.ItemDataRole.UserRole, ("session", s["id"]))
-            for k, e in enumerate(eps, 1):
-                mark = {True: "✔", False: "✘", None: ""}[e.verified]
-                label = f"Episode {k}" + ("" if e.status == "finished" else f" ({e.status})")
-                it = QTreeWidgetItem([label, f"{e.score:g}", str(e.frames), mark, e.ended_by])
-                it.setData(0, Qt.ItemDataRole.UserRole, ("episode", e.id))
-                top.addChild(it)
+            top = self._session_item(s)
             self.tree.addTopLevelItem(top)
+            top.setExpanded(key(top) in expanded)
+            for it in [top] + [top.child(i) for i in range(top.childCount())]:
+                if key(it) == current:
+                    self.tree.setCurrentItem(it)
         for row in leaderboard(self.store):
             self.board.addTopLevelItem(QTreeWidgetItem([row["game"], row["protocol"], row["player"],
                                                         f"{row['mean']:.1f}", str(row["episodes"]),
                                                         f"{row['verified']}/{row['episodes']}"]))
+
+    def _session_item(self, s: dict) -> QTreeWidgetItem:
+        eps = self.store.episodes(session_id=s["id"], status=None)
+        fin = [e for e in eps if e.status == "finished"]
+        mean = f"{np.mean([e.score for e in fin]):.1f}" if fin else "–"
+        label = f"#{s['id']} {s['game']} · {s['player'].split(':', 1)[-1]} · {s['protocol']} ({s['status']})"
+        top = QTreeWidgetItem([label, f"mean {mean}", "", "", _when(s["started_at"], "%Y-%m-%d %H:%M")])
+        top.setToolTip(0, label)
+        top.setData(0, Qt.ItemDataRole.UserRole, ("session", s["id"]))
+        for k, e in enumerate(eps, 1):
+            mark = {True: "✔", False: "✘", None: ""}[e.verified]
+            how = e.status if e.status != "finished" else e.ended_by.replace("_", " ")
+            it = QTreeWidgetItem([f"Episode {k} ({how})", f"{e.score:g}", str(e.frames), mark,
+                                  _when(e.created_at, "%H:%M:%S")])
+            it.setData(0, Qt.ItemDataRole.UserRole, ("episode", e.id))
+            top.addChild(it)
+        return top
 
     def _selected(self):
         it = self.tree.currentItem()
@@ -201,6 +223,10 @@ class SessionsPanel(QDockWidget):
             self.replay_requested.emit(sel[1])
         else:
             self.hint.emit("Select an episode to replay (open a session with ▸ to see its episodes)")
+
+
+def _when(t: float, fmt: str) -> str:
+    return time.strftime(fmt, time.localtime(t))
 
 
 def leaderboard(store) -> list[dict]:
