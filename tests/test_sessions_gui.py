@@ -35,7 +35,7 @@ def test_ale2013_session_records_five_episodes_and_locks(window, qtbot, monkeypa
     # every score-changing control is refused, on screen and in the status bar
     window.pause_action.setChecked(True)
     window.toggle_pause()
-    assert not window.worker.paused and "Locked: no pause" in window.view.message
+    assert not window.worker.paused and "Locked: no pause" in window.view.notice
     window.set_speed(None)
     assert window.worker.speed == 1.0 and not window.worker.unthrottled
     window.save_state(1)
