@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QPoint, QRect, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QImage, QPainter
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 
@@ -150,7 +150,7 @@ class GameView(QWidget):
 
     def _paint_notice(self, p: QPainter) -> None:
         f = QFont(self.font())
-        f.setPointSize(max(11, self.height() // 34))
+        f.setPointSize(max(11, self.height() // 42))
         f.setBold(True)
         p.setFont(f)
         fm = p.fontMetrics()
@@ -158,18 +158,25 @@ class GameView(QWidget):
         box = fm.boundingRect(QRect(0, 0, max(40, self.width() - 40), self.height()), flags, self.notice)
         r = box.adjusted(-12, -6, 12, 6)
         r.moveCenter(self.rect().center())
-        r.moveTop(12)
+        r.moveTop(self._corner_rect().bottom() + 8 if self.corner else 12)  # under the corner line
         p.fillRect(r, QColor(0, 0, 0, 190))
         p.setPen(QColor(255, 255, 255))
         p.drawText(r, flags, self.notice)
 
-    def _paint_corner(self, p: QPainter) -> None:
+    def _corner_font(self) -> QFont:
         f = QFont(self.font())
         f.setPointSize(max(9, self.height() // 60))
-        p.setFont(f)
-        fm = p.fontMetrics()
+        return f
+
+    def _corner_rect(self) -> QRect:
+        fm = QFontMetrics(self._corner_font())
         r = QRect(0, 0, fm.horizontalAdvance(self.corner) + 12, fm.height() + 6)
         r.moveTopRight(self.rect().topRight() + QPoint(-4, 4))
+        return r
+
+    def _paint_corner(self, p: QPainter) -> None:
+        p.setFont(self._corner_font())
+        r = self._corner_rect()
         p.fillRect(r, QColor(0, 0, 0, 150))
         p.setPen(QColor(200, 220, 255))
         p.drawText(r, Qt.AlignmentFlag.AlignCenter, self.corner)
