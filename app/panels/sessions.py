@@ -178,14 +178,14 @@ class SessionsPanel(QDockWidget):
         fin = [e for e in eps if e.status == "finished"]
         mean = f"{np.mean([e.score for e in fin]):.1f}" if fin else "–"
         label = f"#{s['id']} {s['game']} · {s['player'].split(':', 1)[-1]} · {s['protocol']} ({s['status']})"
-        top = QTreeWidgetItem([label, f"mean {mean}", "", "", _when(s["started_at"], "%Y-%m-%d %H:%M")])
+        top = QTreeWidgetItem([label, f"mean {mean}", "", "", _when(s["started_at"], "%d %b %H:%M")])
         top.setToolTip(0, label)
         top.setData(0, Qt.ItemDataRole.UserRole, ("session", s["id"]))
         for k, e in enumerate(eps, 1):
             mark = {True: "✔", False: "✘", None: ""}[e.verified]
             how = e.status if e.status != "finished" else e.ended_by.replace("_", " ")
             it = QTreeWidgetItem([f"Episode {k} ({how})", f"{e.score:g}", str(e.frames), mark,
-                                  _when(e.created_at, "%H:%M:%S")])
+                                  _when(e.created_at, "%H:%M")])
             it.setData(0, Qt.ItemDataRole.UserRole, ("episode", e.id))
             top.addChild(it)
         return top
