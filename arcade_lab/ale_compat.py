@@ -134,6 +134,20 @@ _INT = (lambda v: _c_int(v, INT_MIN, INT_MAX))
 
 
 # -- states ------------------------------------------------------------------------------------------------
+def _same_as_ale(a, b) -> bool:
+    """Two states as ALE compares them: ALE's state holds neither its environment's sticky action nor the
+    TIA fields its save omits, which our machine snapshot carries (``Env.KEPT_ON_RESTORE``)."""
+    import numpy as np
+
+    from arcade_lab.engine.env import KEPT_ON_RESTORE
+
+    if a.md5 != b.md5 or a.data.shape != b.data.shape or (a.rng is None) != (b.rng is None):
+        return False
+    same = a.data == b.data
+    same[KEPT_ON_RESTORE] = True
+    return bool(same.all()) and (a.rng is None or np.array_equal(a.rng, b.rng))
+
+
 class ALEState:
     """A snapshot of an ALEInterface: the machine, and the environment RNG when cloned with it. As in ALE,
     what a restore keeps from the environment (the previous action that sticky actions repeat) is not in
@@ -171,7 +185,7 @@ class ALEState:
             raise TypeError(f"ALEState.equals() takes an ALEState, not {type(other).__name__}")
         if self._state is None or other._state is None:
             return self._state is None and other._state is None
-        return self._state == other._state
+        return _same_as_ale(self._state, other._state)
 
     __eq__ = equals
 
