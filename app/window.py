@@ -342,7 +342,7 @@ class MainWindow(QMainWindow):
     @property
     def agent_ui(self):
         if self._agent_ui is None:
-            from .panels.agents import install_agent_ui  # agents, training, scores, race (issue 8)
+            from .panels.agents import install_agent_ui  # agents, training, scores, race
 
             self._agent_ui = install_agent_ui(self)
         return self._agent_ui
