@@ -131,9 +131,7 @@ class RecordedSession(PlaySession):
         at most one ALE paddle step toward the pointer)."""
         strength = float(inp.paddle_speed)
         if self.uses_paddles and inp.paddle is not None:
-            lo, hi = self.env.paddle_range
-            target = int(hi - min(max(inp.paddle, 0.0), 1.0) * (hi - lo))
-            diff = target - self.env.paddle_resistance
+            diff = self.env.paddle_target(inp.paddle) - self.env.paddle_resistance
             strength = min(1.0, abs(diff) / paddle_delta(1.0))
             # ALE's RIGHT lowers the resistance (clockwise), LEFT raises it
             a = joystick_action(False, False, diff > 0, diff < 0, inp.fire)

@@ -163,9 +163,7 @@ class Env:
         if s[E_USE_PADDLES]:
             delta = _DELTA_FULL if paddle_strength == 1.0 else paddle_delta(paddle_strength)
             if paddle is not None:
-                lo, hi = int(s[E_PADDLE_MIN]), int(s[E_PADDLE_MAX])
-                # turning right lowers the resistance, as ALE's RIGHT does
-                target = int(hi - min(max(float(paddle), 0.0), 1.0) * (hi - lo))
+                target = self.paddle_target(paddle)
                 s[E_PADDLE] = target
                 s[EV_P_RES] = target
                 a = _FIRE_ONLY[a]
@@ -198,6 +196,12 @@ class Env:
     def paddle_range(self) -> tuple[int, int]:
         """The lowest and highest resistance this game's paddle reaches."""
         return int(self.console.s[E_PADDLE_MIN]), int(self.console.s[E_PADDLE_MAX])
+
+    def paddle_target(self, position: float) -> int:
+        """The resistance of a knob turned to ``position`` in [0, 1] (0 fully left; clamped): turning right
+        lowers the resistance, as ALE's RIGHT does."""
+        lo, hi = self.paddle_range
+        return int(hi - min(max(float(position), 0.0), 1.0) * (hi - lo))
 
     @property
     def has_rules(self) -> bool:

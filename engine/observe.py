@@ -41,20 +41,19 @@ def _target(out: np.ndarray | None, shape: tuple[int, ...]) -> tuple[np.ndarray,
     return out, np.empty(n, np.uint8), True
 
 
-def screen_rgb(indices: np.ndarray, palette: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """RGB (H, 160, 3) of a (H, 160) palette-index screen, into ``out`` when given."""
-    h, w = indices.shape
-    res, flat, copy = _target(out, (h, w, 3))
-    rgb_into(indices.reshape(-1), palette, flat)
+def _write(kernel, indices: np.ndarray, table: np.ndarray, out: np.ndarray | None, shape) -> np.ndarray:
+    res, flat, copy = _target(out, shape)
+    kernel(indices.reshape(-1), table, flat)
     if copy:
         np.copyto(res, flat.reshape(res.shape), casting="unsafe")
     return res
+
+
+def screen_rgb(indices: np.ndarray, palette: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """RGB (H, 160, 3) of a (H, 160) palette-index screen, into ``out`` when given."""
+    return _write(rgb_into, indices, palette, out, (*indices.shape, 3))
 
 
 def screen_lut(indices: np.ndarray, lut: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """``lut`` applied to a (H, 160) palette-index screen, into ``out`` when given."""
-    res, flat, copy = _target(out, indices.shape)
-    lut_into(indices.reshape(-1), lut, flat)
-    if copy:
-        np.copyto(res, flat.reshape(res.shape), casting="unsafe")
-    return res
+    return _write(lut_into, indices, lut, out, indices.shape)

@@ -21,6 +21,7 @@ from numba import njit
 from . import ale_core
 from ._jit import fetch_add
 from .env import Env, paddle_delta
+from .observe import rgb_into
 from .layout import E_EPFRAME, E_FRAME, RAM0, T_FBCUR
 from .palettes import NTSC, NTSC_GRAY, PAL, PAL_GRAY
 
@@ -124,12 +125,7 @@ def _write_obs(s, fb, obs, i, obs_kind, height, rgb_lut, gray_lut):
         for k in range(height * 80):
             dst[k] = gray_lut[src[k]]
     elif obs_kind == OBS_RGB:
-        buf = fb[s[T_FBCUR]]
-        for k in range(height * 160):
-            c = buf[k]
-            obs[i, 3 * k] = rgb_lut[c, 0]
-            obs[i, 3 * k + 1] = rgb_lut[c, 1]
-            obs[i, 3 * k + 2] = rgb_lut[c, 2]
+        rgb_into(fb[s[T_FBCUR], :height * 160], rgb_lut, obs[i])
 
 
 class VectorEnv:

@@ -245,3 +245,18 @@ def test_human_rendering_comes_from_gymnasium(monkeypatch):
     env.reset(seed=0)
     env.step(0)
     env.close()
+
+
+def test_vector_env_rgb_observations_match_single_envs():
+    vec = VectorEnv("breakout", 2, obs_type="rgb", frameskip=4, repeat_action_probability=0.0, seed=3)
+    singles = [Env("breakout", frameskip=4, repeat_action_probability=0.0, seed=3 + i) for i in range(2)]
+    for s in singles:
+        s.reset()
+    vec.reset()
+    rng = np.random.default_rng(2)
+    for _ in range(30):
+        idx = rng.integers(len(vec.action_set), size=2)
+        obs, *_ = vec.step(idx)
+        for i, s in enumerate(singles):
+            s.act(int(vec.action_set[idx[i]]))
+            assert np.array_equal(obs[i], s.screen_rgb())
