@@ -2,8 +2,9 @@
 
 Default pixel aspect is 2:1 (each of the 160 pixels twice as wide as tall) with integer scaling and
 letterboxing; "4:3 TV" stretches to a 4:3 picture. Presentation mode adds a large score/player overlay.
-Over the picture: "PAUSED" in the middle while paused, a banner at the bottom (``message``), a short-lived notice at the top (``flash``) and a
-small permanent line in the top-right corner (``corner``: the state slot, or a scored session's badge).
+Over the picture: "PAUSED" in the middle while paused, a banner at the bottom (``message``), a short-lived
+notice at the top (``flash``) and a small permanent line in the top-right corner (``corner``: the state
+slot, or a scored session's badge). Every text is wrapped and sized to fit the view, however small.
 """
 from __future__ import annotations
 
@@ -11,6 +12,32 @@ import numpy as np
 from PySide6.QtCore import QPoint, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter
 from PySide6.QtWidgets import QSizePolicy, QWidget
+
+
+MARGIN = 12  # pixels kept free between any text box and the view's edges
+PAD = 6      # inside a box, around its text
+WRAP = Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap
+
+
+def fitted_font(base: QFont, text: str, width: int, height: int, start_pt: int, min_pt: int = 6,
+                flags=WRAP) -> tuple[QFont, QRect]:
+    """``base`` at the largest size from ``start_pt`` down whose ``text`` fits ``width`` x ``height``, and
+    that text's box. Each line stays whole while a font at least two thirds of ``start_pt`` fits; then the
+    text wraps (when ``flags`` ask for it). Below ``min_pt`` it stops shrinking."""
+    width, start_pt = max(1, width), max(min_pt, start_pt)
+    one_line = flags & ~Qt.TextFlag.TextWordWrap
+    # unwrapped while a font not much smaller than asked for fits; wrapped below that
+    for fl, lowest in ((one_line, max(min_pt, start_pt * 2 // 3)), (flags, min_pt)):
+        f, pt = QFont(base), start_pt
+        while True:
+            f.setPointSize(pt)
+            box = QFontMetrics(f).boundingRect(QRect(0, 0, width, 1 << 20), fl, text)
+            if box.width() <= width and box.height() <= height:
+                return f, box
+            if pt <= lowest:
+                break
+            pt = max(lowest, pt - max(1, pt // 8))
+    return f, box
 
 
 def color_table(palette: np.ndarray) -> list[int]:
@@ -111,15 +138,7 @@ class GameView(QWidget):
         image.setColorTable(self._table)
         p.drawImage(self.target_rect(), image)
         if self.presentation and self.overlay_lines:
-            f = QFont(self.font())
-            f.setPointSize(max(14, self.height() // 28))
-            f.setBold(True)
-            p.setFont(f)
-            p.setPen(QColor(255, 255, 255))
-            y = f.pointSize() * 2
-            for line in self.overlay_lines:
-                p.drawText(20, y, line)
-                y += int(f.pointSize() * 1.6)
+            self._paint_overlay(p)
         if self.pause_label:
             self._paint_pause(p)
         if self.notice:
@@ -127,20 +146,56 @@ class GameView(QWidget):
         if self.corner:
             self._paint_corner(p)
         if self.message:
-            f = QFont(self.font())
-            f.setPointSize(max(12, self.height() // 30))
-            p.setFont(f)
-            r = self.rect().adjusted(0, self.height() - 3 * f.pointSize(), 0, 0)
-            p.fillRect(r, QColor(0, 0, 0, 160))
-            p.setPen(QColor(255, 230, 120))
-            p.drawText(r, Qt.AlignmentFlag.AlignCenter, self.message)
+            self._paint_message(p)
         p.end()
         self.frames_painted += 1
 
+    # -- text over the picture: every box is laid out to fit the view, at any window size -------------
+    def message_rect(self) -> QRect:
+        """The bottom banner (game over, end of session): full width, as tall as its wrapped text."""
+        return self._message_layout()[1]
+
+    def _message_layout(self) -> tuple[QFont, QRect, QRect]:
+        W, H = self.width(), self.height()
+        f, box = fitted_font(self.font(), self.message, W - 2 * MARGIN, H // 3, max(12, H // 30))
+        strip = QRect(0, H - box.height() - 2 * PAD, W, box.height() + 2 * PAD)
+        return f, strip, strip.adjusted(MARGIN, PAD, -MARGIN, -PAD)
+
+    def _paint_message(self, p: QPainter) -> None:
+        f, strip, text = self._message_layout()
+        p.setFont(f)
+        p.fillRect(strip, QColor(0, 0, 0, 160))
+        p.setPen(QColor(255, 230, 120))
+        p.drawText(text, WRAP, self.message)
+
+    def overlay_rect(self) -> QRect:
+        """Presentation mode's score box (top left): empty when nothing is shown."""
+        if not (self.presentation and self.overlay_lines):
+            return QRect()
+        return self._overlay_layout()[1]
+
+    def _overlay_layout(self) -> tuple[QFont, QRect, QRect]:
+        W, H = self.width(), self.height()
+        base = QFont(self.font())
+        base.setBold(True)
+        flags = Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap
+        f, box = fitted_font(base, "\n".join(self.overlay_lines), W - 2 * MARGIN - 2 * PAD, int(H * 0.45),
+                             max(14, H // 16), flags=flags)
+        outer = QRect(MARGIN, MARGIN, box.width() + 2 * PAD, box.height() + 2 * PAD)
+        return f, outer, outer.adjusted(PAD, PAD, -PAD, -PAD)
+
+    def _paint_overlay(self, p: QPainter) -> None:
+        f, outer, text = self._overlay_layout()
+        p.setFont(f)
+        p.fillRect(outer, QColor(0, 0, 0, 170))
+        p.setPen(QColor(255, 255, 255))
+        p.drawText(text, Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap, "\n".join(self.overlay_lines))
+
     def _paint_pause(self, p: QPainter) -> None:
-        f = QFont(self.font())
-        f.setPointSize(max(16, self.height() // 14))
-        f.setBold(True)
+        base = QFont(self.font())
+        base.setBold(True)
+        f, _ = fitted_font(base, self.pause_label, self.width() - 2 * MARGIN, self.height() // 2,
+                           max(16, self.height() // 14))
         p.setFont(f)
         r = self.rect()
         p.setPen(QColor(0, 0, 0, 200))
@@ -164,13 +219,18 @@ class GameView(QWidget):
         p.drawText(r, flags, self.notice)
 
     def _corner_font(self) -> QFont:
-        f = QFont(self.font())
-        f.setPointSize(max(9, self.height() // 60))
+        f, _ = fitted_font(self.font(), self.corner, self.width() - 8 - 12, self.height() // 8,
+                           max(9, self.height() // 60), min_pt=7, flags=Qt.AlignmentFlag.AlignLeft)
         return f
+
+    def _corner_line(self) -> str:
+        """The corner text, cut short with an ellipsis when even the smallest font is too wide."""
+        fm = QFontMetrics(self._corner_font())
+        return fm.elidedText(self.corner, Qt.TextElideMode.ElideRight, max(10, self.width() - 8 - 12))
 
     def _corner_rect(self) -> QRect:
         fm = QFontMetrics(self._corner_font())
-        r = QRect(0, 0, fm.horizontalAdvance(self.corner) + 12, fm.height() + 6)
+        r = QRect(0, 0, fm.horizontalAdvance(self._corner_line()) + 12, fm.height() + 6)
         r.moveTopRight(self.rect().topRight() + QPoint(-4, 4))
         return r
 
@@ -179,4 +239,4 @@ class GameView(QWidget):
         r = self._corner_rect()
         p.fillRect(r, QColor(0, 0, 0, 150))
         p.setPen(QColor(200, 220, 255))
-        p.drawText(r, Qt.AlignmentFlag.AlignCenter, self.corner)
+        p.drawText(r, Qt.AlignmentFlag.AlignCenter, self._corner_line())

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtCore import QSettings, Qt, QThread, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QImage, QKeySequence
-from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMessageBox
+from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox, QToolBar
 
 from .audio import open_audio
 from .gamepad import Gamepads
@@ -115,6 +115,7 @@ class MainWindow(QMainWindow):
         # the first frame is on screen, or earlier when something asks for them.
         self._agent_ui = None
         self._agent_ui_scheduled = False
+        self._presentation: dict | None = None   # what presentation mode hid, while it runs
         self._closing = False
         self.ask_before_leaving = True   # (test teardown turns it off)
 
@@ -171,12 +172,15 @@ class MainWindow(QMainWindow):
         self._act(g, "Restart game (ALE reset)", self.restart, "Ctrl+R")
         sp = g.addMenu("Speed")
         grp = QActionGroup(self)
+        self.speed_actions: dict = {}   # speed (None: unthrottled) -> its menu entry
         for v in SPEEDS:
             a = self._act(sp, f"{v:g}×", lambda checked=False, v=v: self.set_speed(v), checkable=True)
             grp.addAction(a)
             a.setChecked(v == 1.0)
+            self.speed_actions[v] = a
         a = self._act(sp, "Unthrottled", lambda checked=False: self.set_speed(None), checkable=True)
         grp.addAction(a)
+        self.speed_actions[None] = a
         g.addSeparator()
         # (a menu action's `checked` must never arrive as the slot: both keys use the current one)
         self._act(g, "Save state", lambda: self.save_state(), "F5")
@@ -191,6 +195,12 @@ class MainWindow(QMainWindow):
         v = mb.addMenu("&View")
         self._act(v, "Fullscreen", self.toggle_fullscreen, "F11")
         self.present_action = self._act(v, "Presentation mode", self.toggle_presentation, "F12", checkable=True)
+        # Esc leaves presentation mode; enabled only while presenting, so Esc keeps its meaning elsewhere
+        self.leave_presentation_action = QAction("Leave presentation mode", self)
+        self.leave_presentation_action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+        self.leave_presentation_action.setEnabled(False)
+        self.leave_presentation_action.triggered.connect(self._leave_presentation)
+        self.addAction(self.leave_presentation_action)
         self.tv_action = self._act(v, "4:3 TV aspect", self.toggle_tv, checkable=True)
         pal_menu = v.addMenu("Palette")
         grp_p = QActionGroup(self)
@@ -307,6 +317,8 @@ class MainWindow(QMainWindow):
         self.input.rewind_locked = "rewind" in sess.locks
         if "pause" in sess.locks:
             self.pause_action.setChecked(False)
+        if "speed" in sess.locks:
+            self._tick_speed(1.0)   # the worker put the game back to real time
         self.snapshots.set_game(sess.info.md5, sess.info.title)
         self.sessions.refresh()
         self.view.set_palette(self._palette_for(sess))
@@ -325,8 +337,8 @@ class MainWindow(QMainWindow):
         for m in sess.env.available_modes():
             a = QAction(str(m), self, checkable=True)
             a.setChecked(m == sess.env.mode)
-            a.triggered.connect(lambda checked=False, m=m: None if self.locked("mode", "mode change")
-                                else self.open_game(sess.info.path, mode=m))
+            a.triggered.connect(lambda checked=False, m=m: self._tick(self.mode_menu, sess.env.mode)
+                                if self.locked("mode", "mode change") else self.open_game(sess.info.path, mode=m))
             grp.addAction(a)
             self.mode_menu.addAction(a)
         self.diff_menu.clear()
@@ -334,7 +346,8 @@ class MainWindow(QMainWindow):
         for d in sess.env.available_difficulties():
             a = QAction(str(d), self, checkable=True)
             a.setChecked(d == sess.difficulty)
-            a.triggered.connect(lambda checked=False, d=d: None if self.locked("mode", "difficulty change")
+            a.triggered.connect(lambda checked=False, d=d: self._tick(self.diff_menu, sess.difficulty)
+                                if self.locked("mode", "difficulty change")
                                 else self.worker.call(lambda s: s.env.set_difficulty(d)))
             grp2.addAction(a)
             self.diff_menu.addAction(a)
@@ -382,12 +395,7 @@ class MainWindow(QMainWindow):
                 self.view.message = "GAME OVER — press RESET (F2) to play again"
             elif self.view.message.startswith("GAME OVER"):
                 self.view.message = ""
-            if self.view.presentation:
-                lines = [sess.info.title]
-                if sess.has_rules:
-                    lines.append(f"Score {sess.score}")
-                    lines.append(f"Lives {sess.lives}")
-                self.view.overlay_lines = lines
+            self._update_overlay()
 
     def _on_notice(self, msg: str) -> None:
         self.statusBar().showMessage(msg, 3000)
@@ -450,10 +458,24 @@ class MainWindow(QMainWindow):
         self.pause_action.setChecked(True)
         self.worker.step_frame()
 
-    def set_speed(self, v) -> None:
+    def set_speed(self, v) -> bool:
+        """Run at ``v`` times real time (None: as fast as possible); False when the session forbids it."""
         if self.locked("speed", "speed change"):
-            return
+            self._tick_speed(1.0)   # (a session that locks the speed runs at 1x)
+            return False
         self.worker.set_speed(v)
+        self._tick_speed(v)
+        return True
+
+    def _tick_speed(self, v) -> None:
+        """The Speed menu ticks ``v``, the speed the game runs at, whichever control set it."""
+        self.speed_actions[v].setChecked(True)
+
+    @staticmethod
+    def _tick(menu, value) -> None:
+        """A refused choice in a checkable menu: the tick goes back to the value still in force."""
+        for a in menu.actions():
+            a.setChecked(a.text() == str(value))
 
     # -- locks ------------------------------------------------------------------------------------------------
     def locked(self, lock: str, what: str) -> bool:
@@ -508,7 +530,9 @@ class MainWindow(QMainWindow):
                 left = math.ceil(max(0, limit - sess.driver.frames) / sess.frame_rate)
                 parts.append(f"{left // 60}:{left % 60:02d} left")
             return " · ".join(parts)
-        return "" if "states" in sess.locks else f"Slot {self.slot} · F5 save · F7 load"
+        if "states" in sess.locks or self.presenting:   # (an audience needs no key hints)
+            return ""
+        return f"Slot {self.slot} · F5 save · F7 load"
 
     def save_state(self, slot: int | None = None) -> None:
         if self.session is None or self.locked("states", "save states"):
@@ -663,8 +687,11 @@ class MainWindow(QMainWindow):
             v = replay_episode(rec, sess["settings"] if sess else None)
             self.store.set_verified(rec.id, v.ok)
             ok += v.ok
-        self.statusBar().showMessage(f"Session {session_id}: {ok}/{len(eps)} episodes confirmed by replay", 8000)
         self.sessions.refresh()
+        self.sessions.show_result(f"Session {session_id}: {ok}/{len(eps)} episodes confirmed by replay")
+        if self.sessions.isHidden():   # (Session ▸ Verify with the dock closed: the answer must be seen)
+            self.sessions.show()
+        self.sessions.raise_()
         return ok
 
     def replay_episode(self, episode_id: int) -> bool:
@@ -696,16 +723,65 @@ class MainWindow(QMainWindow):
     def toggle_fullscreen(self) -> None:
         self.showNormal() if self.isFullScreen() else self.showFullScreen()
 
+    # -- presentation mode: the game alone, full screen, with a large score ---------------------------------
+    @property
+    def presenting(self) -> bool:
+        return self._presentation is not None
+
     def toggle_presentation(self) -> None:
-        on = self.present_action.isChecked()
-        self.view.presentation = on
-        self.library.setVisible(not on)
-        self.menuBar().setVisible(not on)
-        self.statusBar().setVisible(not on)
-        if on:
-            self.showFullScreen()
+        if self.present_action.isChecked():
+            self._enter_presentation()
         else:
-            self.showNormal()
+            self._leave_presentation()
+
+    def _enter_presentation(self) -> None:
+        if self._presentation is not None:
+            return
+        self.agent_ui  # noqa: B018  (docks the start-up adds later would otherwise open over the game)
+        # the dock layout (closed docks, tabs, sizes) and the window's size and state, to put back on leaving
+        self._presentation = {"docks": self.saveState(), "geometry": self.saveGeometry(), "rect": self.geometry(),
+                              "state": self.windowState(), "menu": not self.menuBar().isHidden(),
+                              "status": not self.statusBar().isHidden()}
+        for w in self.findChildren(QDockWidget) + self.findChildren(QToolBar):
+            w.hide()
+        self.menuBar().hide()
+        self.statusBar().hide()
+        self.view.presentation = True
+        self._update_overlay()
+        self._show_slot()
+        self.present_action.setChecked(True)
+        self.leave_presentation_action.setEnabled(True)
+        self.showFullScreen()
+        self.view.setFocus()
+
+    def _leave_presentation(self) -> None:
+        saved, self._presentation = self._presentation, None
+        self.present_action.setChecked(False)
+        self.leave_presentation_action.setEnabled(False)
+        if saved is None:
+            return
+        self.view.presentation = False
+        self._show_slot()
+        self.view.update()
+        self.menuBar().setVisible(saved["menu"])
+        self.statusBar().setVisible(saved["status"])
+        self.setWindowState(saved["state"])
+        if not saved["state"] & (Qt.WindowState.WindowFullScreen | Qt.WindowState.WindowMaximized):
+            self.setGeometry(saved["rect"])   # exactly where it was (restoreGeometry would refit it)
+        self.restoreState(saved["docks"])
+        self.show()
+        self.view.setFocus()
+
+    def _update_overlay(self) -> None:
+        sess = self.session
+        if sess is None or not self.view.presentation:
+            return
+        lines = [sess.info.title]
+        if sess.has_rules:
+            lines += [f"Score {sess.score}", f"Lives {sess.lives}"]
+        if lines != self.view.overlay_lines:
+            self.view.overlay_lines = lines
+            self.view.update()
 
     def toggle_tv(self) -> None:
         self.view.aspect_tv = self.tv_action.isChecked()
@@ -761,6 +837,8 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self._closing = True
-        self.settings.setValue("window/geometry", self.saveGeometry())
+        # (the window as it was before presentation mode, not the full screen without docks)
+        geo = self._presentation["geometry"] if self._presentation else self.saveGeometry()
+        self.settings.setValue("window/geometry", geo)
         self.shutdown()
         super().closeEvent(event)

@@ -189,11 +189,7 @@ def test_race_mode_runs_two_emulators(window, qtbot):
 
 
 def test_race_mode_human_side(window, qtbot):
-    menu = [a for a in window.menuBar().actions() if a.text() == "A&gents"][0].menu()
-    [a for a in menu.actions() if a.text().startswith("Race")][0].trigger()   # human vs UCT, from the menu
-    assert len(window.agent_ui.races) == 1
-    window.agent_ui.races.pop().close()
-    rw = window.agent_ui.open_race(left="human", right="random")
+    rw = window.agent_ui.open_race(left="human", right="random")   # (the setup dialog: test_journeys.py)
     qtbot.addWidget(rw)
     qtbot.waitUntil(lambda: all(s.worker.frames_emulated > 10 for s in rw.sides), timeout=60000)
     assert rw.sides[0].driver is None and rw.sides[0].worker.input is window.input

@@ -408,3 +408,215 @@ def test_sessions_dock_keeps_expansion_and_selection_on_refresh(open_window, qtb
     assert tree.topLevelItem(0).isExpanded()
     assert tree.currentItem() is not None and tree.currentItem().text(0).startswith("Episode 2")
     shot(win.sessions, "sessions")
+
+
+# -- presentation mode --------------------------------------------------------------------------------------
+def _docks_open(win) -> set:
+    from PySide6.QtWidgets import QDockWidget
+
+    return {d.objectName() for d in win.findChildren(QDockWidget) if not d.isHidden()}
+
+
+def _white_pixels(widget, rect) -> int:
+    """Pure white pixels of ``widget`` inside ``rect`` (the overlay's text; no game colour is pure white)."""
+    img = widget.grab().toImage()
+    return sum(img.pixelColor(x, y).rgb() & 0xFFFFFF == 0xFFFFFF
+               for y in range(rect.top(), rect.bottom(), 2) for x in range(rect.left(), rect.right(), 2))
+
+
+def test_f12_presents_only_the_game_and_esc_puts_every_dock_back(open_window, qtbot):
+    from PySide6.QtWidgets import QAbstractButton, QDockWidget
+
+    win = open_window("pong")
+    activate(win, qtbot)
+    qtbot.waitUntil(lambda: "agents" in _docks_open(win), timeout=60000)
+    # the player closed the library with its dock's close button: it must stay closed afterwards
+    close = win.library.findChild(QAbstractButton, "qt_dockwidget_closebutton")
+    qtbot.mouseClick(close, Qt.MouseButton.LeftButton)
+    before, geometry = _docks_open(win), win.geometry()
+    assert "library" not in before and {"sessions", "agents"} <= before
+    click_into(qtbot, win.view)
+    qtbot.keyClick(focused(), Qt.Key.Key_F12)
+    qtbot.waitUntil(lambda: not any(d.isVisible() for d in win.findChildren(QDockWidget)), timeout=5000)
+    assert not win.menuBar().isVisible() and not win.statusBar().isVisible()
+    qtbot.waitUntil(lambda: win.view.geometry() == win.rect(), timeout=5000)   # the game fills the window
+    qtbot.waitUntil(lambda: not win.view.overlay_rect().isEmpty(), timeout=5000)
+    box = win.view.overlay_rect()
+    assert win.view.rect().contains(box) and box.height() > win.view.height() // 6
+    assert _white_pixels(win.view, box) > 50                                    # the score is drawn there
+    assert win.view.corner == ""                                                # no key hints for an audience
+    shot(win, "presentation")
+    qtbot.keyClick(focused(), Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: _docks_open(win) == before, timeout=5000)
+    assert win.menuBar().isVisible() and win.statusBar().isVisible() and not win.library.isVisible()
+    qtbot.waitUntil(lambda: win.geometry() == geometry, timeout=5000)
+    assert win.view.overlay_rect().isEmpty()
+    # F12 again enters, and F12 leaves as well
+    qtbot.keyClick(focused(), Qt.Key.Key_F12)
+    qtbot.waitUntil(lambda: not win.sessions.isVisible() and not win.menuBar().isVisible(), timeout=5000)
+    qtbot.keyClick(focused(), Qt.Key.Key_F12)
+    qtbot.waitUntil(lambda: _docks_open(win) == before and win.menuBar().isVisible(), timeout=5000)
+
+
+# -- race mode ----------------------------------------------------------------------------------------------
+def _menu(win, qtbot, title: str):
+    """Click ``title`` in the menu bar: the menu that opens."""
+    bar = win.menuBar()
+    act = next(a for a in bar.actions() if a.text() == title)
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.actionGeometry(act).center())
+    qtbot.waitUntil(lambda: QApplication.activePopupWidget() is not None, timeout=5000)
+    return QApplication.activePopupWidget()
+
+
+def _choose(menu, qtbot, prefix: str) -> None:
+    """Arrow down through ``menu`` to the entry starting with ``prefix`` and press Return."""
+    for _ in range(len(menu.actions()) + 1):
+        qtbot.keyClick(menu, Qt.Key.Key_Down)
+        if menu.activeAction() is not None and menu.activeAction().text().startswith(prefix):
+            qtbot.keyClick(menu, Qt.Key.Key_Return)
+            return
+    raise AssertionError(f"no {prefix!r} in the menu")
+
+
+def _pick(qtbot, combo, text: str) -> None:
+    """Open a combo box with a click and pick ``text`` with the keys."""
+    qtbot.mouseClick(combo, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: QApplication.activePopupWidget() is not None, timeout=5000)
+    for _ in range(combo.count()):
+        if combo.view().currentIndex().data() == text:
+            break
+        qtbot.keyClick(focused(), Qt.Key.Key_Down)
+    qtbot.keyClick(focused(), Qt.Key.Key_Return)
+    assert combo.currentText() == text
+
+
+def _type_number(qtbot, spin, n: int) -> None:
+    qtbot.mouseClick(spin, Qt.MouseButton.LeftButton)
+    qtbot.keyClick(focused(), Qt.Key.Key_A, CTRL)
+    qtbot.keyClicks(focused(), str(n))
+    assert spin.value() == n
+
+
+def _race_window():
+    return next((w for w in QApplication.topLevelWidgets()
+                 if w.isVisible() and w.windowTitle().startswith("Race —") and hasattr(w, "sides")), None)
+
+
+def _frame_shown(side) -> int:
+    import re
+
+    m = re.match(r"frame (\d+) · ", side.speed.text())
+    return int(m.group(1)) if m else -1
+
+
+def test_race_setup_runs_the_chosen_agents_then_restarts_and_closes(open_window, qtbot):
+    import threading
+
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    threads0 = set(threading.enumerate())
+    win = open_window("pong")
+    activate(win, qtbot)
+    qtbot.waitUntil(lambda: any(a.text() == "A&gents" for a in win.menuBar().actions()), timeout=60000)
+    seen = {}
+
+    def setup(dlg):
+        _pick(qtbot, dlg.who["left"], "Random")
+        assert not dlg.budget["left"].isEnabled()                 # random play has no budget
+        _pick(qtbot, dlg.who["right"], "UCT")
+        _type_number(qtbot, dlg.budget["right"], 4)
+        _type_number(qtbot, dlg.seed, 7)
+        _pick(qtbot, dlg.start, "Power-on (both consoles switched on fresh)")
+        qtbot.mouseClick(dlg.keep_real_time, Qt.MouseButton.LeftButton)   # the exact budget, however slow
+        seen["keep"] = dlg.keep_real_time.isChecked()
+        shot(dlg, "race-setup")
+        qtbot.mouseClick(dlg.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok),
+                         Qt.MouseButton.LeftButton)
+
+    w = WhenModal(setup)
+    _choose(_menu(win, qtbot, "A&gents"), qtbot, "Race mode")
+    qtbot.waitUntil(lambda: _race_window() is not None, timeout=60000)
+    w.stop()
+    assert seen == {"keep": False}
+    rw = _race_window()
+    left, right = rw.sides
+    assert left.title.text() == "RANDOM" and right.title.text() == "UCT · 4 simulations"
+    assert "seed 7" in rw.info.text() and "power-on" in rw.info.text()
+    assert right.driver.agent.simulations == 4 and right.session is not left.session
+    # both consoles run, each showing its pace against the clock
+    qtbot.waitUntil(lambda: all(_frame_shown(s) > 60 for s in rw.sides), timeout=60000)
+    assert all("× real time" in s.speed.text() for s in rw.sides)
+    qtbot.waitUntil(lambda: left.view.frames_painted > 10 and right.view.frames_painted > 10, timeout=10000)
+    shot(rw, "race")
+    # Restart: both consoles back at the start, with the same players
+    old = list(rw.sides)
+    qtbot.mouseClick(rw.buttons["Restart"], Qt.MouseButton.LeftButton)
+    assert all(not s.worker.isRunning() for s in old)
+    new_left, new_right = rw.sides
+    assert new_left is not left and new_right.title.text() == "UCT · 4 simulations"
+    qtbot.waitUntil(lambda: all(0 < _frame_shown(s) < 60 for s in rw.sides), timeout=30000)
+    # Close: both emulators stop and nothing of the race is left running
+    qtbot.mouseClick(rw.buttons["Close"], Qt.MouseButton.LeftButton)
+    assert not rw.isVisible() and _race_window() is None
+    assert all(not s.worker.isRunning() for s in rw.sides)   # (the first pair stopped at the restart)
+    assert rw not in win.agent_ui.races
+    qtbot.waitUntil(lambda: not [t for t in threading.enumerate() if t not in threads0 and t.is_alive()
+                                 and not t.daemon], timeout=10000)
+
+
+def test_verify_result_has_a_line_of_its_own_in_the_sessions_dock(open_window, qtbot, tmp_path):
+    from PySide6.QtCore import QRect
+    from PySide6.QtWidgets import QLabel
+
+    store = Store(tmp_path / "s.db")
+    sid = _finished_session(store)
+    win = open_window("pong", store=store)
+    activate(win, qtbot)
+    tree = win.sessions.tree
+    qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton,
+                     pos=tree.visualItemRect(tree.topLevelItem(0)).center())
+    qtbot.mouseClick(win.sessions.buttons["Verify"], Qt.MouseButton.LeftButton)
+    result = win.sessions.findChild(QLabel, "verify_result")
+    qtbot.waitUntil(lambda: result.isVisible(), timeout=30000)
+    assert result.text() == f"Session {sid}: 2/2 episodes confirmed by replay"
+    # laid out whole, clear of the buttons above it and of the status bar's figures
+    qtbot.waitUntil(lambda: result.height() >= result.heightForWidth(result.width()), timeout=5000)
+    where = QRect(result.mapTo(win, result.rect().topLeft()), result.size())
+    assert not where.intersects(win.statusBar().geometry())
+    verify = win.sessions.buttons["Verify"]
+    assert not where.intersects(QRect(verify.mapTo(win, verify.rect().topLeft()), verify.size()))
+    assert "confirmed" not in win.statusBar().currentMessage()
+    shot(win.sessions, "verify")
+
+
+def _yellow_columns(widget, top: int):
+    """Per column of ``widget``'s picture from row ``top`` down: whether any pixel is the banner's
+    yellow text."""
+    import numpy as np
+    from PySide6.QtGui import QImage
+
+    img = widget.grab().toImage().convertToFormat(QImage.Format.Format_RGB888)
+    w, h = img.width(), img.height()
+    px = np.frombuffer(img.constBits(), np.uint8).reshape(h, img.bytesPerLine())[:, :3 * w]
+    px = px.reshape(h, w, 3)[top:].astype(int)
+    yellow = (px[..., 0] > 120) & (px[..., 0] - px[..., 2] > 60) & (px[..., 1] > 0.6 * px[..., 0])
+    return yellow.any(axis=0)
+
+
+def test_game_over_banner_fits_the_view_in_a_large_and_a_small_window(open_window, qtbot):
+    win = open_window("pong")
+    activate(win, qtbot)
+    win.resize(1600, 1000)
+    game = _menu(win, qtbot, "&Game")
+    _choose(game, qtbot, "Speed")
+    qtbot.waitUntil(lambda: QApplication.activePopupWidget() not in (None, game), timeout=5000)
+    _choose(QApplication.activePopupWidget(), qtbot, "Unthrottled")   # the computer wins 21-0, quickly
+    qtbot.waitUntil(lambda: win.view.message.startswith("GAME OVER"), timeout=180000)
+    for size in ((1600, 1000), (1024, 640)):
+        win.resize(*size)
+        qtbot.waitUntil(lambda: win.width() == size[0], timeout=5000)
+        banner = win.view.message_rect()
+        assert win.view.rect().contains(banner)
+        cols = _yellow_columns(win.view, banner.top())
+        assert cols.sum() > 50 and not cols[:6].any() and not cols[-6:].any(), f"clipped at {size}"
+    shot(win, "game-over")

@@ -49,3 +49,54 @@ def test_new_frame_shape_is_painted(view):
     view.show_frame(np.full((250, 160), 2, dtype=np.uint8))
     assert view.frame().shape == (250, 160)
     assert _centre_rgb(view) == (0, 0, 255)
+
+
+# -- text over the picture fits the view at any size ------------------------------------------------------
+SIZES = [(320, 210), (640, 420), (1600, 1000)]   # the view's minimum, a small window, a large one
+BANNERS = ["GAME OVER — press RESET (F2) to play again",
+           "ALE 2013 beginner session complete: 5 episodes, mean 12.0 — Session ▸ Export… to save it"]
+
+
+def _pixels(view: GameView) -> np.ndarray:
+    from PySide6.QtGui import QImage
+
+    img = view.grab().toImage().convertToFormat(QImage.Format.Format_RGB888)
+    w, h = img.width(), img.height()
+    rows = np.frombuffer(img.constBits(), np.uint8).reshape(h, img.bytesPerLine())
+    return rows[:, :3 * w].reshape(h, w, 3).copy()   # (the image owns those bytes)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("text", BANNERS)
+def test_bottom_banner_wraps_or_shrinks_to_fit(view, size, text):
+    view.resize(*size)
+    view.message = text
+    r = view.message_rect()
+    assert view.rect().contains(r) and r.bottom() == view.height() - 1
+    px = _pixels(view).astype(int)
+    # the banner's text is yellow (255, 230, 120 and its anti-aliased blends over the dark strip)
+    yellow = (px[..., 0] > 120) & (px[..., 0] - px[..., 2] > 60) & (px[..., 1] > 0.6 * px[..., 0])
+    assert yellow[r.top():].sum() > 50
+    assert not yellow[:, :6].any() and not yellow[:, -6:].any(), "the text runs into the view's edges"
+    assert not yellow[:r.top()].any()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_presentation_score_box_fits_with_all_its_text(view, size):
+    view.resize(*size)
+    view.presentation = True
+    view.overlay_lines = ["Chopper Command", "Score 1234567", "Lives 3"]
+    box = view.overlay_rect()
+    assert view.rect().contains(box) and box.height() >= view.height() // 6   # large, yet inside
+    white = (_pixels(view) == 255).all(axis=-1)                              # the text (the picture is black)
+    ys, xs = np.nonzero(white)
+    assert len(xs) > 50
+    assert box.left() < xs.min() and xs.max() < box.right() and box.top() < ys.min() and ys.max() < box.bottom()
+    view.presentation = False
+    assert view.overlay_rect().isEmpty() and not (_pixels(view) == 255).all(axis=-1).any()
+
+
+def test_a_long_corner_badge_stays_inside_the_smallest_view(view):
+    view.resize(320, 210)
+    view.set_corner("SCORED · ALE 2013 beginner · episode 1/5 · 4:59 left")
+    assert view.rect().contains(view._corner_rect())

@@ -656,23 +656,27 @@ class AgentUI:
         m.addAction(self.takeover_action)
         window.addAction(self.takeover_action)
         race = QAction("Race mode…", window)
-        race.triggered.connect(lambda checked=False: self._open_race_safely())
+        race.triggered.connect(lambda checked=False: self.setup_race())
         m.addAction(race)
         self._watch = _CloseWatcher(window, [self.shutdown])
 
-    def _open_race_safely(self) -> None:
-        try:
-            self.open_race()
-        except Exception as e:  # a game the agents cannot play: say so, keep the app
-            self.window.statusBar().showMessage(f"race mode: {type(e).__name__}: {e}", 8000)
+    def setup_race(self):
+        """Race mode…: the setup dialog, then the race; None when cancelled or refused (the status bar
+        says why: a game the agents cannot play, an empty slot)."""
+        from ..race import setup_race
+
+        return setup_race(self.window, self.open_race)
 
     def open_race(self, left: str = "human", right: str = "uct", **kw):
         from ..race import RaceWindow
 
         sess = self.window.session
         game = str(sess.info.path or sess.info.id) if sess is not None else "seaquest"
+        if sess is not None:   # the player's game setup
+            kw = {"mode": sess.env.mode, "difficulty": sess.difficulty, **kw}
         rw = RaceWindow(game, left=left, right=right, input_state=self.window.input, **kw)
         self.races.append(rw)
+        rw.closed.connect(lambda: self.races.remove(rw) if rw in self.races else None)
         rw.show()
         return rw
 
@@ -680,7 +684,7 @@ class AgentUI:
         self.agents.shutdown()
         self.training.shutdown()
         self.scores.shutdown()
-        for r in self.races:
+        for r in list(self.races):
             r.close()
         self.races = []
 

@@ -114,6 +114,13 @@ class SessionsPanel(QDockWidget):
             row.addWidget(b)
             self.buttons[text] = b
         lay.addLayout(row)
+        # what the last Verify found, on a wrapped line of its own (the status bar's figures leave a long
+        # message no room)
+        self.result = QLabel("", w)
+        self.result.setObjectName("verify_result")
+        self.result.setWordWrap(True)
+        self.result.hide()
+        lay.addWidget(self.result)
         # seek bar of the episode being replayed: follows the replay, dragging it jumps (exactly)
         seek_row = QHBoxLayout()
         self.seek_label = QLabel("replay –", w)
@@ -132,6 +139,11 @@ class SessionsPanel(QDockWidget):
         self.board.setHeaderLabels(["Game", "Protocol", "Player", "Mean", "Episodes", "Verified"])
         lay.addWidget(self.board)
         self.setWidget(w)
+
+    def show_result(self, text: str) -> None:
+        """Show what Verify found (empty: nothing) under the buttons."""
+        self.result.setText(text)
+        self.result.setVisible(bool(text))
 
     def follow(self, source) -> None:
         """``source()`` gives the session being watched; the seek bar tracks it when it is a replay."""
