@@ -25,6 +25,8 @@ import numpy as np
 from arcade_lab.engine import __version__ as ENGINE_VERSION
 from arcade_lab.engine.env import Env
 
+from .thought_log import ThoughtLog, blob, note
+
 
 @dataclass
 class Observation:
@@ -60,6 +62,7 @@ class EpisodeRecord:
     paddles: np.ndarray | None = field(default=None, repr=False)  # per-decision paddle strength (float32), if any
     controllers: str = ""       # "" = one player throughout; else JSON [[first_step, player], ...] (takeover)
     extra: dict = field(default_factory=dict, repr=False)          # protocol-specific (e.g. prompts, raw replies)
+    thoughts: bytes | None = field(default=None, repr=False)       # per-decision ThoughtLog blob (agents.thought_log)
     engine_version: str = ENGINE_VERSION
     created_at: float = field(default_factory=time.time)
     notes: str = ""
@@ -69,6 +72,7 @@ class EpisodeRecord:
         d["actions"] = None if self.actions is None else self.actions.tolist()
         d["start_state"] = None if self.start_state is None else len(self.start_state)
         d["paddles"] = None if self.paddles is None else self.paddles.tolist()
+        d["thoughts"] = None if self.thoughts is None else len(self.thoughts)
         return d
 
 
@@ -160,6 +164,7 @@ class RunConfig:
     seed: int = 0
     record_actions: bool = True
     record_start_state: bool = True
+    record_thoughts: bool = False      # keep each decision's Thoughts (agents.thought_log) with the episode
 
 
 class Runner:
@@ -204,8 +209,11 @@ class Runner:
         own_skip = fpa == env.frames_per_act
         steps = 0
         failure = ""
+        log = ThoughtLog() if cfg.record_thoughts else None
         try:
+            t = time.perf_counter()
             a = agent.begin_episode(self.observation())
+            note(log, agent, a, time.perf_counter() - t)
             while True:
                 trace.append(a)
                 r = env.act(a) if own_skip else env.act_frames(a, fpa)
@@ -214,7 +222,9 @@ class Runner:
                 if env.game_over():
                     agent.end_episode(r)
                     break
+                t = time.perf_counter()
                 a = agent.step(r, self.observation())
+                note(log, agent, a, time.perf_counter() - t)
         except AgentFailure as e:
             failure = str(e) or type(e).__name__  # the trace holds exactly the actions played
         ended = "failed" if failure else "truncated" if env.game_truncated() else "game_over"
@@ -229,4 +239,4 @@ class Runner:
             frameskip=fpa, repeat_action_probability=cfg.repeat_action_probability,
             max_frames=cfg.max_frames,
             actions=np.asarray(trace, dtype=np.uint8) if cfg.record_actions else None, start_state=start,
-            extra=extra, notes=failure)
+            extra=extra, thoughts=blob(log), notes=failure)

@@ -30,6 +30,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--load", metavar="W", help="load weights (npz) before the run")
     p.add_argument("--store", nargs="?", const="", default=None, metavar="DB",
                    help="write the evaluation episodes to the score store (default: the user data folder)")
+    p.add_argument("--no-thoughts", dest="thoughts", action="store_false",
+                   help="with --store: do not keep the agent's per-decision thoughts (root visits and values, "
+                        "or Q-values) that the app shows when it replays the episode")
     return p
 
 
@@ -78,7 +81,7 @@ def run_main(argv) -> int:
             return 2
     cfg = RunConfig(game=env.info.id, protocol="ale2013" if args.frameskip == 5 else "custom",
                     frameskip=args.frameskip, max_frames=args.frames_cap, full_action_space=not args.minimal_actions,
-                    seed=args.seed)
+                    seed=args.seed, record_thoughts=args.store is not None and args.thoughts)
     runner = Runner(cfg, env)
     store = None
     if args.store is not None:
@@ -92,8 +95,10 @@ def run_main(argv) -> int:
     learner = hasattr(agent, "learning")
     if args.train and learner:
         agent.learning = True
+        cfg.record_thoughts = False  # training episodes are not stored
         for i, rec in enumerate(runner.episodes(agent, args.train), 1):
             print(f"train {i:5d}  score {rec.score:10.1f}  frames {rec.frames:6d}  {rec.wall_time:7.2f}s", flush=True)
+        cfg.record_thoughts = args.store is not None and args.thoughts
     if learner:
         agent.learning = False
     scores = []

@@ -187,7 +187,12 @@ class RecordedSession(PlaySession):
 
 class ReplaySession(PlaySession):
     """Watch a recorded episode in the game view: the trace drives the env through the same
-    :class:`EpisodeDriver` that recorded it; the worker's speed setting applies; :meth:`seek` jumps."""
+    :class:`EpisodeDriver` that recorded it; the worker's speed setting applies; :meth:`seek` jumps.
+
+    Every displayed frame is one emulated frame: a decision that spans several frames (an agent's frame
+    skip) is played a frame at a time and booked after its last one, so an agent's episode runs at the
+    console's own 60 Hz however long the agent took to decide. An agent's stored thoughts
+    (:mod:`agents.thought_log`) follow the decision on show (:meth:`current_thought`)."""
 
     def __init__(self, rec, settings: dict | None = None):
         from arcade_lab.agents.evaluation.replay import env_for, preset_of
@@ -203,6 +208,11 @@ class ReplaySession(PlaySession):
         self.events: deque[str] = deque(maxlen=20)
         self.driver: EpisodeDriver | None = None
         self.locks = ("states", "rewind", "switches", "mode")  # watching, not playing
+        self.thoughts, problem = _thought_log(rec)
+        if problem:
+            self.events.append(f"Episode {getattr(rec, 'id', '')}: {problem}; replaying without them")
+        self.thought_index = -1   # the decision whose thoughts are on show (set by the worker thread)
+        self._sub = 0             # frames of the current decision already played
         self.seek(0)
 
     @property
@@ -221,27 +231,76 @@ class ReplaySession(PlaySession):
     def game_over(self) -> bool:
         return self.position >= self.length
 
+    def _strength(self, i: int) -> float:
+        return float(self.pads[i]) if self.pads is not None else 1.0
+
     def _one(self) -> None:
         i = self.driver.steps
-        self.driver.step(int(self.actions[i]), float(self.pads[i]) if self.pads is not None else 1.0)
+        self.driver.step(int(self.actions[i]), self._strength(i))
+
+    def _frame(self) -> None:
+        """One emulated frame of the decision being played (the same frames, sticky draws and reward as the
+        decision's ``env.act``); the decision is booked after its last frame."""
+        i = self.driver.steps
+        a, strength = int(self.actions[i]), self._strength(i)
+        if self._sub == 0:
+            self._f0, self._reward = self.env.episode_frame_number, 0
+        self._reward += self.env.act_frames(a, 1, strength)
+        self._sub += 1
+        if self._sub >= self.period:
+            self._sub = 0
+            self.driver.book(a, strength, self._reward, self._f0)
+
+    def _show_thought(self) -> None:
+        if self.thoughts is not None:
+            playing = self.driver.steps if self._sub else self.driver.steps - 1
+            self.thought_index = self.thoughts.index_at(playing) if playing >= 0 else -1
+
+    def current_thought(self) -> dict | None:
+        """What the agent weighed for the decision on show, in the form the Agents dock draws live; None
+        before the first decision or when the episode kept no thoughts."""
+        i = self.thought_index
+        if self.thoughts is None or not 0 <= i < len(self.thoughts):
+            return None
+        t = self.thoughts.decision(i)
+        t["agent"] = self.rec.player
+        return t
 
     def seek(self, step: int) -> None:
         """Go to decision ``step`` (re-simulated from the start state: exact, and fast headless)."""
         step = max(0, min(int(step), self.length))
+        while self._sub and getattr(self, "driver", None) is not None and not self.driver.done:
+            self._frame()  # a decision is never left half played
         if getattr(self, "driver", None) is None or step < self.driver.steps:
             self.env.restore_state(self.start, whole=True)
+            self.period = self.env.frames_per_act  # frames per decision, as the recording's env.act
             self.driver = EpisodeDriver(self.env, self.preset)
             self.driver.begin()
         while self.driver.steps < step and not self.driver.done:
             self._one()
+        self._show_thought()
         self.audio_resync()
 
     def step(self, inp: InputFrame, *, audio: bool = False, draw: bool = True) -> int:
         if self.game_over or self.driver.done:
             return 0
         self.env.audio_log = audio
-        self._one()
+        self._frame()
+        self._show_thought()
         self.frames += 1
         if self.game_over:
             self.events.append(f"Replay finished: score {self.driver.score:g} (recorded {self.rec.score:g})")
         return int(sound.synth_frame(self.s, self.console.fb, self.voices, self.audio_buf)) if audio else 0
+
+
+def _thought_log(rec):
+    """(the episode's ThoughtLog or None, a problem to tell the viewer or "")."""
+    from arcade_lab.agents.thought_log import ThoughtLog, ThoughtLogError
+
+    blob = getattr(rec, "thoughts", None)
+    if not blob:
+        return None, ""
+    try:
+        return ThoughtLog.from_bytes(blob), ""
+    except ThoughtLogError as e:
+        return None, str(e)

@@ -713,6 +713,10 @@ class MainWindow(QMainWindow):
         if not self.confirm_leave(f"Replay episode {episode_id}"):
             return False
         self.worker.set_session(sess)
+        if sess.thoughts is not None:  # an agent's episode that kept its thoughts: the Agents dock shows them
+            from .panels.replay_thoughts import follow_replay_thoughts
+
+            follow_replay_thoughts(self, sess)
         self.statusBar().showMessage(f"Replaying episode {episode_id} ({rec.player}, score {rec.score:g})", 5000)
         return True
 

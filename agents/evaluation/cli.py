@@ -57,6 +57,9 @@ def eval_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-tasks", type=_nonneg, dest="max_tasks", help="run at most N of the missing tasks now")
     p.add_argument("--protocol-file", dest="protocol_file", help="TOML file with [protocol.NAME] tables")
     p.add_argument("--store", help="database file (default: the user data folder)")
+    p.add_argument("--no-thoughts", dest="thoughts", action="store_false",
+                   help="do not keep the agents' per-decision thoughts (planners' root visits and values, "
+                        "learners' Q-values) that the app shows when it replays an episode")
     p.add_argument("--list", action="store_true", help="print the protocol and its tasks, run nothing")
     return p
 
@@ -108,7 +111,8 @@ def eval_main(argv) -> int:
         return 2
     with store:
         res = R.evaluate(store, proto, agents, games, run_name=a.run, base_seed=a.seed, workers=a.workers,
-                         use_ray=a.ray is not None, ray_address=a.ray or None, limit=a.max_tasks)
+                         use_ray=a.ray is not None, ray_address=a.ray or None, limit=a.max_tasks,
+                         thoughts=a.thoughts)
     msg = (f"run {res.name}: {len(res.ran)} tasks run now, {res.skipped} already done, {len(res.failed)} failed "
            f"(of {res.total}) → {store.path}")
     print(msg)

@@ -22,6 +22,7 @@ def episode_json(rec: EpisodeRecord) -> dict:
     d["actions"] = None if rec.actions is None else base64.b64encode(rec.actions.tobytes()).decode("ascii")
     d["paddles"] = None if rec.paddles is None else base64.b64encode(rec.paddles.tobytes()).decode("ascii")
     d["start_state"] = None if rec.start_state is None else base64.b64encode(rec.start_state).decode("ascii")
+    d["thoughts"] = None if rec.thoughts is None else base64.b64encode(rec.thoughts).decode("ascii")
     return d
 
 

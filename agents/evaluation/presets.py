@@ -115,9 +115,13 @@ class EpisodeDriver:
 
     def step(self, action: int, paddle_strength: float = 1.0) -> bool:
         """Play one decision; True when the episode is over. The reward is in ``last_reward``."""
+        f0 = self.env.episode_frame_number
+        return self.book(action, paddle_strength, self.env.act(action, paddle_strength), f0)
+
+    def book(self, action: int, paddle_strength: float, r: float, f0: int) -> bool:
+        """Account for a decision whose frames were played by the caller (a replay that shows each frame
+        as it comes): ``r`` their summed reward, ``f0`` the episode frame number before them."""
         env, p = self.env, self.preset
-        f0 = env.episode_frame_number
-        r = env.act(action, paddle_strength)
         self.actions.append(int(action))
         self.paddles.append(float(np.float32(paddle_strength)))
         self.steps += 1

@@ -123,6 +123,7 @@ def record_from_json(d: dict) -> EpisodeRecord:
     kw["paddles"] = (np.frombuffer(base64.b64decode(d["paddles"]), dtype=np.float32).copy()
                      if d.get("paddles") else None)
     kw["start_state"] = base64.b64decode(d["start_state"]) if d.get("start_state") else None
+    kw["thoughts"] = base64.b64decode(d["thoughts"]) if isinstance(d.get("thoughts"), str) else None
     rec = EpisodeRecord(**kw)
     rec.id = d.get("id")
     return rec

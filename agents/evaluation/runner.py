@@ -24,6 +24,7 @@ from typing import Callable, Iterable, TextIO
 import numpy as np
 
 from arcade_lab.agents.base import EpisodeRecord, Observation
+from arcade_lab.agents.thought_log import ThoughtLog, blob, note
 from .protocols import Protocol
 
 BASELINE_ACTIONS = range(18)
@@ -107,6 +108,7 @@ class Task:
     protocol: Protocol
     episodes: int
     fail: str = ""          # tests: make this task raise (a deliberately failing task)
+    thoughts: bool = True   # keep each recorded episode's per-decision thoughts (agents that show them)
 
     def to_dict(self) -> dict:
         return dict(key=self.key, agent=self.agent, game=self.game, trial=self.trial, env_seed=self.env_seed,
@@ -114,7 +116,7 @@ class Task:
 
 
 def expand_tasks(protocol: Protocol, agents: Iterable[str], games: Iterable[str], *, base_seed: int = 0,
-                 episodes: int | None = None) -> list[Task]:
+                 episodes: int | None = None, thoughts: bool = True) -> list[Task]:
     """Every (agent, game, trial) of the evaluation, in a stable order (games outermost: early results
     cover every agent of a game, which is what comparisons need first)."""
     agents = expand_agents(list(agents))
@@ -125,7 +127,8 @@ def expand_tasks(protocol: Protocol, agents: Iterable[str], games: Iterable[str]
             for t in range(protocol.n_trials):
                 tasks.append(Task(key=f"{a}|{g}|t{t}", agent=a, game=g, trial=t,
                                   env_seed=protocol.env_seed(t, base_seed),
-                                  agent_seed=stable_seed(base_seed, a, g, t), protocol=protocol, episodes=n_ep))
+                                  agent_seed=stable_seed(base_seed, a, g, t), protocol=protocol, episodes=n_ep,
+                                  thoughts=thoughts))
     return tasks
 
 
@@ -135,12 +138,21 @@ def _obs(env) -> Observation:
                        terminal=env.game_over())
 
 
-def _episode_game_over(env, agent, p: Protocol, decision_frames: int) -> tuple[float, int, int, int, str, list]:
-    env.reset()
+def _decide(log, agent, fn, *args) -> int:
+    """``fn(*args)`` (the agent's begin_episode or step), its decision noted in ``log`` when there is one."""
+    t = time.perf_counter()
+    a = fn(*args)
+    note(log, agent, a, time.perf_counter() - t)
+    return a
+
+
+def _episode_game_over(env, agent, p: Protocol, decision_frames: int,
+                       log: ThoughtLog | None = None) -> tuple[float, int, int, int, str, list]:
+    """One episode from the reset env to game over (or the frame cap)."""
     lives0 = env.lives()
     trace: list[int] = []
     score = 0.0
-    a = agent.begin_episode(_obs(env))
+    a = _decide(log, agent, agent.begin_episode, _obs(env))
     while True:
         trace.append(a)
         r = env.act(a)
@@ -148,20 +160,20 @@ def _episode_game_over(env, agent, p: Protocol, decision_frames: int) -> tuple[f
         if env.game_over():
             agent.end_episode(r)
             break
-        a = agent.step(r, _obs(env))
+        a = _decide(log, agent, agent.step, r, _obs(env))
     ended = "truncated" if env.game_truncated() else "game_over"
     return score, env.episode_frame_number, len(trace), max(0, lives0 - env.lives()), ended, trace
 
 
-def _episode_fixed_horizon(env, agent, p: Protocol, decision_frames: int):
-    """AtariBench: exactly ``horizon_frames`` emulated frames; a game that ends early is reset at once
-    and play goes on (the agent sees a new episode begin), the score is everything earned in the window."""
+def _episode_fixed_horizon(env, agent, p: Protocol, decision_frames: int, log: ThoughtLog | None = None):
+    """AtariBench: exactly ``horizon_frames`` emulated frames from the reset env; a game that ends early is
+    reset at once and play goes on (the agent sees a new episode begin), the score is everything earned in
+    the window."""
     frames = steps = resets = lost = 0
     score = 0.0
     trace: list[int] = []
-    env.reset()
     lives0 = env.lives()
-    a = agent.begin_episode(_obs(env))
+    a = _decide(log, agent, agent.begin_episode, _obs(env))
     while frames < p.horizon_frames:
         before = env.episode_frame_number
         n = min(decision_frames, p.horizon_frames - frames)
@@ -178,9 +190,9 @@ def _episode_fixed_horizon(env, agent, p: Protocol, decision_frames: int):
             env.reset()
             resets += 1
             lives0 = env.lives()
-            a = agent.begin_episode(_obs(env))
+            a = _decide(log, agent, agent.begin_episode, _obs(env))
         elif frames < p.horizon_frames:
-            a = agent.step(r, _obs(env))
+            a = _decide(log, agent, agent.step, r, _obs(env))
         else:
             agent.end_episode(r)
     lost += max(0, lives0 - env.lives()) if not env.game_over() else 0
@@ -233,21 +245,25 @@ def _play(task: Task) -> Iterable[EpisodeRecord]:
         if budget > 0 and (used >= budget) or budget <= 0 and i >= n_train + task.episodes:
             break
         t0 = time.perf_counter()
+        env.reset()  # before the start state is taken: a replay restores it and plays the trace from there
         start = env.clone_state(include_rng=True).to_bytes()
+        training = i < n_train and budget <= 0
+        log = ThoughtLog() if task.thoughts and not training else None
         if p.termination == "fixed_horizon":
-            score, frames, steps, lost, ended, trace, resets = _episode_fixed_horizon(env, agent, p, decision_frames)
+            score, frames, steps, lost, ended, trace, resets = _episode_fixed_horizon(env, agent, p, decision_frames,
+                                                                                      log)
             extra = {"resets": resets}
         else:
-            score, frames, steps, lost, ended, trace = _episode_game_over(env, agent, p, decision_frames)
+            score, frames, steps, lost, ended, trace = _episode_game_over(env, agent, p, decision_frames, log)
             extra = {}
         used += frames
-        if i < n_train and budget <= 0:
+        if training:
             if i == n_train - 1:
                 agent.learning = False  # ALE 2013: evaluation episodes run with learning switched off
             continue
         extra.update(trial=task.trial, episode=i if budget > 0 else i - n_train, agent_seed=task.agent_seed, per_frame=per_frame)
         if p.termination == "fixed_horizon":
-            # the start state is the one before the first reset of the window: replay re-runs the resets
+            # game overs inside the window reset the game again (``resets`` times)
             extra["horizon_frames"] = p.horizon_frames
         yield EpisodeRecord(
             player=player, game=task.game, md5=env.info.md5, mode=env.mode, difficulty=env.difficulty,
@@ -255,7 +271,7 @@ def _play(task: Task) -> Iterable[EpisodeRecord]:
             lives_lost=int(lost), wall_time=time.perf_counter() - t0, ended_by=ended,
             frameskip=decision_frames, repeat_action_probability=p.repeat_action_probability,
             max_frames=p.max_frames if p.termination == "game_over" else p.horizon_frames,
-            actions=np.asarray(trace, dtype=np.uint8), start_state=start, extra=extra)
+            actions=np.asarray(trace, dtype=np.uint8), start_state=start, extra=extra, thoughts=blob(log))
 
 
 # -- progress -----------------------------------------------------------------------------------------
@@ -322,16 +338,17 @@ class RunResult:
 def evaluate(store, protocol: Protocol, agents, games, *, run_name: str | None = None, base_seed: int = 0,
              episodes: int | None = None, workers: int | None = None, ray_address: str | None = None,
              use_ray: bool = False, limit: int | None = None, progress: TextIO | None = None,
-             fail_keys: dict[str, str] | None = None) -> RunResult:
+             fail_keys: dict[str, str] | None = None, thoughts: bool = True) -> RunResult:
     """Run (or resume) an evaluation into ``store``.
 
     ``workers``: processes (default: CPU count); 0 plays in this process (debugging, tiny runs).
     ``use_ray``: Ray tasks instead — a local Ray instance, or the cluster at ``ray_address``.
     ``limit``: run at most this many of the missing tasks now (the rest on a later call).
-    ``fail_keys``: {task key: message} tasks forced to fail (to exercise error recording)."""
+    ``fail_keys``: {task key: message} tasks forced to fail (to exercise error recording).
+    ``thoughts``: keep the per-decision thoughts of agents that show them (planners, learners)."""
     agents = expand_agents(list(agents))
     games = list(games)
-    tasks = expand_tasks(protocol, agents, games, base_seed=base_seed, episodes=episodes)
+    tasks = expand_tasks(protocol, agents, games, base_seed=base_seed, episodes=episodes, thoughts=thoughts)
     name = run_name or f"{protocol.name}-{time.strftime('%Y%m%d-%H%M%S')}"
     spec = {"protocol": protocol.describe(), "agents": agents, "games": games, "base_seed": base_seed,
             "episodes": episodes or protocol.episodes, "tasks": len(tasks)}

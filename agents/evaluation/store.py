@@ -8,7 +8,8 @@ marks ``abandoned`` on the next start — earlier episodes are never touched.
 
 Action traces are stored as raw ``uint8`` bytes (one ALE action id per decision), paddle traces as
 ``float32`` bytes, start states as :meth:`engine.State.to_bytes` blobs, so any score can be re-verified by
-deterministic replay.
+deterministic replay. An agent's per-decision thoughts (:mod:`agents.thought_log`) are one more blob,
+read only when an episode is loaded in full (the app's replay shows them).
 """
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ import numpy as np
 
 from arcade_lab.agents.base import EpisodeRecord
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DB_NAME = "arcade-lab.sqlite3"
 
 _SCHEMA_V1 = """
@@ -103,11 +104,15 @@ CREATE INDEX episodes_by_session ON episodes (session_id);
 CREATE INDEX episodes_by_run ON episodes (run_id, task_key);
 """
 
+# v2: agents' per-decision thoughts (a ThoughtLog blob); older rows have none
+_V1_TO_V2 = "ALTER TABLE episodes ADD COLUMN thoughts BLOB"
+
 # Each entry takes the schema from version i to i + 1 (index 0: empty database → v1).
-MIGRATIONS: list[str] = [_SCHEMA_V1]
+MIGRATIONS: list[str] = [_SCHEMA_V1, _V1_TO_V2]
+_BLOBS = ("actions", "paddles", "start_state", "thoughts")
 
 _RECORD_FIELDS = [f.name for f in fields(EpisodeRecord)]
-_SCALAR_FIELDS = [n for n in _RECORD_FIELDS if n not in ("actions", "paddles", "start_state", "extra")]
+_SCALAR_FIELDS = [n for n in _RECORD_FIELDS if n not in _BLOBS + ("extra",)]
 
 
 class StoreError(RuntimeError):
@@ -258,7 +263,7 @@ class Store:
         row = {n: getattr(rec, n) for n in _SCALAR_FIELDS}
         row.update(status=status, session_id=session_id, run_id=run_id, task_key=task_key,
                    actions=_blob(rec.actions, np.uint8), paddles=_blob(rec.paddles, np.float32),
-                   start_state=rec.start_state, extra=json.dumps(rec.extra or {}))
+                   start_state=rec.start_state, thoughts=rec.thoughts, extra=json.dumps(rec.extra or {}))
         if not isinstance(row["controllers"], str):
             row["controllers"] = json.dumps(row["controllers"])
         row["score"] = float(row["score"])
@@ -283,10 +288,13 @@ class Store:
                 raise StoreError(f"episode {episode_id} is not being recorded")
 
     def add_episode(self, rec: EpisodeRecord, session_id: int | None = None, run_id: int | None = None,
-                    task_key: str | None = None) -> int:
-        """Store a finished episode in one transaction; its id."""
+                    task_key: str | None = None, status: str = "finished") -> int:
+        """Store an episode in one transaction; its id. ``status="abandoned"``: one cut short (an agent
+        detached mid-episode, ``ended_by="detached"``), kept for the record and never counted."""
+        if status not in ("finished", "abandoned"):
+            raise ValueError(f"an episode is added finished or abandoned, not {status!r}")
         self.player(rec.player)
-        row = self._row(rec, "finished", session_id, run_id, task_key)
+        row = self._row(rec, status, session_id, run_id, task_key)
         with self._tx() as db:
             return int(db.execute(_insert(row), row).lastrowid)
 
@@ -323,7 +331,7 @@ class Store:
                  session_id: int | None = None, run_id: int | None = None, status: str | None = "finished",
                  since_id: int = 0, full: bool = False) -> list[EpisodeRecord]:
         """Episodes matching every given filter, oldest first. ``full`` loads traces and start states."""
-        cols = "*" if full else ", ".join(c for c in _COLUMNS if c not in ("actions", "paddles", "start_state"))
+        cols = "*" if full else ", ".join(c for c in _COLUMNS if c not in _BLOBS)
         q, args = f"SELECT {cols} FROM episodes WHERE id > ?", [since_id]
         for col, v in (("game", game), ("player", player), ("protocol", protocol), ("session_id", session_id),
                        ("run_id", run_id), ("status", status)):
@@ -333,6 +341,35 @@ class Store:
         with self._lock:
             rows = self._db.execute(q + " ORDER BY id", args).fetchall()
         return [_record(r, full=full) for r in rows]
+
+    def agent_episodes(self, limit: int = 500) -> list[dict]:
+        """The newest finished episodes an agent played outside human sessions (``arcade-lab run --store``,
+        ``eval``, the app's Agents dock) that can be replayed: id, player, game, protocol, score, frames,
+        steps, created_at, verified, run name, whether a human took over (``mixed``) and whether the
+        agent's thoughts were kept (``thoughts``)."""
+        q = ("SELECT e.id, e.player, e.game, e.protocol, e.score, e.frames, e.steps, e.created_at, e.verified, "
+             "e.ended_by, e.controllers != '' AS mixed, e.thoughts IS NOT NULL AS thoughts, r.name AS run "
+             "FROM episodes e LEFT JOIN runs r ON r.id = e.run_id "
+             "WHERE e.session_id IS NULL AND e.player LIKE 'agent:%' AND e.status = 'finished' "
+             "AND e.actions IS NOT NULL AND e.start_state IS NOT NULL ORDER BY e.id DESC LIMIT ?")
+        with self._lock:
+            return [dict(r) for r in self._db.execute(q, (int(limit),))]
+
+    def uncounted(self, game: str, protocol: str | None = None, run_id: int | None = None) -> dict[str, int]:
+        """How many episodes of ``game`` :meth:`scores` leaves out, by why: ``detached`` (cut short when an
+        agent was detached), ``abandoned`` (a session ended, or the app closed, mid-episode) and
+        ``takeover`` (finished, but a person and an agent shared it). Same filters as :meth:`scores`."""
+        q, args = ("SELECT CASE WHEN status = 'finished' THEN 'takeover' WHEN ended_by = 'detached' THEN 'detached' "
+                   "ELSE 'abandoned' END AS why, COUNT(*) FROM episodes WHERE game = ? "
+                   "AND (status = 'abandoned' OR (status = 'finished' AND controllers != ''))", [game])
+        if protocol:
+            q += " AND protocol = ?"
+            args.append(protocol)
+        if run_id is not None:
+            q += " AND run_id = ?"
+            args.append(run_id)
+        with self._lock:
+            return {why: int(n) for why, n in self._db.execute(q + " GROUP BY why", args)}
 
     def scores(self, game: str, protocol: str | None = None, run_id: int | None = None) -> dict[str, np.ndarray]:
         """Finished episode scores of ``game`` per player (mixed human/agent episodes excluded), optionally
@@ -412,7 +449,7 @@ class Store:
 
 
 _COLUMNS = ["id", "session_id", "run_id", "task_key", "status", "verified"] + _SCALAR_FIELDS + [
-    "extra", "actions", "paddles", "start_state"]
+    "extra", *_BLOBS]
 
 
 def _insert(row: dict) -> str:
@@ -427,6 +464,7 @@ def _record(r: sqlite3.Row, full: bool) -> EpisodeRecord:
         kw["actions"] = None if r["actions"] is None else np.frombuffer(r["actions"], dtype=np.uint8).copy()
         kw["paddles"] = None if r["paddles"] is None else np.frombuffer(r["paddles"], dtype=np.float32).copy()
         kw["start_state"] = r["start_state"]
+        kw["thoughts"] = r["thoughts"]
     rec = EpisodeRecord(**kw)
     rec.id = r["id"]
     rec.status = r["status"]

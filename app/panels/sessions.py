@@ -1,5 +1,7 @@
 """Human baseline sessions: the "New session" dialog, and a dock with sessions, their episodes (✔ when a
-replay confirmed the score), a leaderboard per game and protocol, export, verify and replay."""
+replay confirmed the score), a leaderboard per game and protocol, export, verify and replay. Its "Show"
+choice switches the list to agent episodes (``arcade-lab run --store``, ``eval``, the Agents dock),
+grouped by agent and game, which replay the same way — with the agent's thoughts when they were kept."""
 from __future__ import annotations
 
 import time
@@ -97,6 +99,17 @@ class SessionsPanel(QDockWidget):
         self.store = store
         w = QWidget(self)
         lay = QVBoxLayout(w)
+        show_row = QHBoxLayout()
+        self.show_choice = QComboBox(w)
+        self.show_choice.addItem("Human sessions", "human")
+        self.show_choice.addItem("Agent episodes", "agent")
+        self.show_choice.setToolTip("Agent episodes: those stored by arcade-lab run --store, arcade-lab eval and "
+                                    "the Agents dock; \"thoughts\" marks the ones that kept what the agent weighed "
+                                    "at each decision")
+        self.show_choice.currentIndexChanged.connect(lambda _i: self.refresh())
+        show_row.addWidget(QLabel("Show", w))
+        show_row.addWidget(self.show_choice, 1)
+        lay.addLayout(show_row)
         self.tree = QTreeWidget(w)
         self.tree.setHeaderLabels(["Session / episode", "Score", "Frames", "✔", "When"])
         header = self.tree.header()
@@ -173,8 +186,9 @@ class SessionsPanel(QDockWidget):
         self.board.clear()
         if self.store is None:
             return
-        for s in reversed(self.store.sessions()):
-            top = self._session_item(s)
+        groups = self._agent_items() if self.showing_agents else [self._session_item(s)
+                                                                   for s in reversed(self.store.sessions())]
+        for top in groups:
             self.tree.addTopLevelItem(top)
             top.setExpanded(key(top) in expanded)
             for it in [top] + [top.child(i) for i in range(top.childCount())]:
@@ -184,6 +198,41 @@ class SessionsPanel(QDockWidget):
             self.board.addTopLevelItem(QTreeWidgetItem([row["game"], row["protocol"], row["player"],
                                                         f"{row['mean']:.1f}", str(row["episodes"]),
                                                         f"{row['verified']}/{row['episodes']}"]))
+
+    @property
+    def showing_agents(self) -> bool:
+        return self.show_choice.currentData() == "agent"
+
+    def _agent_items(self) -> list[QTreeWidgetItem]:
+        """One group per agent and game, newest first; its episodes with score, frames and "thoughts" when
+        the agent's thoughts were kept."""
+        groups: dict[tuple, QTreeWidgetItem] = {}
+        scores: dict[tuple, list[float]] = {}
+        for e in self.store.agent_episodes():
+            key = (e["player"], e["game"])
+            top = groups.get(key)
+            if top is None:
+                label = f"Agent {e['player'].split(':', 1)[-1]} · {e['game']}"
+                top = QTreeWidgetItem([label, "", "", "", _when(e["created_at"], "%d %b %H:%M")])
+                top.setToolTip(0, f"{label} — agent episodes (newest first)")
+                top.setData(0, Qt.ItemDataRole.UserRole, ("agent", e["player"], e["game"]))
+                groups[key] = top
+            how = e["ended_by"].replace("_", " ") + (", taken over" if e["mixed"] else "")
+            mark = {1: "✔", 0: "✘", None: ""}[e["verified"]]
+            if e["thoughts"]:
+                how += ", thoughts"
+            it = QTreeWidgetItem([f"Episode {e['id']} ({how})", f"{e['score']:g}",
+                                  str(e["frames"]), mark, _when(e["created_at"], "%H:%M")])
+            it.setToolTip(0, f"{e['player']} on {e['game']}, {e['protocol']}"
+                          + (f", run {e['run']}" if e["run"] else "")
+                          + (" — with the agent's thoughts" if e["thoughts"] else " — no thoughts kept"))
+            it.setData(0, Qt.ItemDataRole.UserRole, ("episode", e["id"]))
+            top.addChild(it)
+            scores.setdefault(key, []).append(e["score"])
+        for key, top in groups.items():
+            top.setText(1, f"mean {np.mean(scores[key]):.1f}")
+            top.setText(0, f"{top.text(0)} ({len(scores[key])})")
+        return list(groups.values())
 
     def _session_item(self, s: dict) -> QTreeWidgetItem:
         eps = self.store.episodes(session_id=s["id"], status=None)
@@ -208,7 +257,7 @@ class SessionsPanel(QDockWidget):
 
     def _session_id(self) -> int | None:
         sel = self._selected()
-        if sel is None:
+        if sel is None or sel[0] == "agent":
             return None
         if sel[0] == "session":
             return sel[1]
@@ -217,14 +266,20 @@ class SessionsPanel(QDockWidget):
 
     def _export(self) -> None:
         sid = self._session_id()
-        if sid is None:
+        if sid is None and self.showing_agents:
+            self.hint.emit("Export is for human sessions; an agent episode is checked with "
+                           "arcade-lab replay ID --verify")
+        elif sid is None:
             self.hint.emit("Select a session (or one of its episodes) to export")
         else:
             self.export_requested.emit(sid)
 
     def _verify(self) -> None:
         sid = self._session_id()
-        if sid is None:
+        if sid is None and self.showing_agents:
+            self.hint.emit("Verify is for human sessions; an agent episode is checked with "
+                           "arcade-lab replay ID --verify")
+        elif sid is None:
             self.hint.emit("Select a session (or one of its episodes) to verify")
         else:
             self.verify_requested.emit(sid)
@@ -233,6 +288,8 @@ class SessionsPanel(QDockWidget):
         sel = self._selected()
         if sel and sel[0] == "episode":
             self.replay_requested.emit(sel[1])
+        elif self.showing_agents:
+            self.hint.emit("Select an agent episode to replay (open a group with ▸ to see its episodes)")
         else:
             self.hint.emit("Select an episode to replay (open a session with ▸ to see its episodes)")
 
