@@ -211,3 +211,16 @@ def test_a_replay_with_damaged_thoughts_plays_without_them(uct):
     sess = ReplaySession(replace(uct[0], thoughts=b"ALTH\x01garbage"))
     assert sess.thoughts is None and sess.current_thought() is None
     assert "replaying without them" in sess.events[-1]
+
+
+def test_decisions_spanning_several_trace_entries_are_found_by_position():
+    """The app's own agent episodes record one action per frame and decide every few frames: ``at`` says
+    where each decision starts in the trace, and survives the store's encoding."""
+    from arcade_lab.agents.base import Thoughts
+
+    log = ThoughtLog()
+    for k in range(4):
+        log.add(Thoughts("q", [0, 1, 3], np.array([k, -k, 0.5])), chosen=3, seconds=0.01, at=5 * k)
+    back = ThoughtLog.from_bytes(log.to_bytes())
+    assert [back.index_at(s) for s in (-1, 0, 4, 5, 19, 30)] == [-1, 0, 0, 1, 3, 3]
+    assert np.array_equal(back.decision(2)["q"], [2, -2, 0.5]) and back.decision(2)["chosen"] == 3
