@@ -8,10 +8,17 @@ One search step is one ``ale_core.act`` with the env's own frame skip (the proto
 
 Duplicate pruning: when a node is expanded, an action whose resulting RAM equals an earlier sibling's is
 dropped (it is recorded in that sibling's action mask, so root statistics can show it).
+
+Anytime search (the app's "keep real time"): ``decide(deadline=...)`` searches until a
+``time.perf_counter()`` deadline instead of to an exact budget. UCT runs the same compiled search in
+short chunks of simulations per tree until the deadline; BFS sizes its frame budget from its measured
+emulation speed. Only the app sets deadlines (:attr:`_Planner.next_deadline`); evaluation runs always
+use exact budgets, which stay reproducible.
 """
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 
@@ -35,6 +42,7 @@ N_CTR = 4
 
 PLAYER_B_NOOP = ale_core.PLAYER_B_NOOP
 DELTA = paddle_delta(1.0)
+ANYTIME_CHUNK = 8  # most simulations one anytime chunk runs between two looks at the clock
 
 
 @njit(cache=True, nogil=True)
@@ -279,6 +287,9 @@ class _Planner(BaseAgent):
         self.last_frames = 0
         self.last_time = 0.0
         self._stop = False
+        # the next decision's deadline (perf_counter seconds; None: the exact budget). The app sets it
+        # before each decision when it keeps real time; a decision consumes it.
+        self.next_deadline: float | None = None
 
     def attach(self, env) -> None:
         if env is not self.env:
@@ -340,12 +351,16 @@ class _Planner(BaseAgent):
             nodes[0, N_VISITS] = 1 << 60
             ctr[C_FRAMES] = 1 << 60
 
+    def _take_deadline(self) -> float | None:
+        d, self.next_deadline = self.next_deadline, None
+        return d
+
     def begin_episode(self, obs: Observation) -> int:
         self._drop_tree()
-        return self.decide()
+        return self.decide(deadline=self._take_deadline())
 
     def step(self, reward: float, obs: Observation) -> int:
-        return self.decide()
+        return self.decide(deadline=self._take_deadline())
 
 
 class _Tree:
@@ -356,6 +371,19 @@ class _Tree:
         self.vals = np.zeros((cap, V_COLS), np.float64)
         self.states = np.zeros((cap, N_STATE), np.int64)
         self.ctr, self.fb, self.work, self.rams = ctr, fb, work, rams
+
+    def make_room(self, rows: int, limit: int) -> None:
+        """At least ``rows`` node rows (at most ``limit``), kept nodes copied over: an anytime search does
+        not know its simulation count in advance. Called between chunks, never during a search."""
+        cap = self.nodes.shape[0]
+        if rows <= cap or cap >= limit:
+            return
+        new = min(limit, max(rows, 2 * cap))
+        for name in ("nodes", "vals", "states"):
+            old = getattr(self, name)
+            grown = np.zeros((new, old.shape[1]), old.dtype)
+            grown[:cap] = old
+            setattr(self, name, grown)
 
     def child_for(self, action_index: int) -> int:
         """The root child that action ``action_index`` leads to (duplicates share one), or -1."""
@@ -385,6 +413,7 @@ class UCTAgent(_Planner):
         self.depth_frames = int(depth if depth is not None else depth_frames)
         self.exploration = float(exploration)
         self.reuse = bool(reuse)
+        self.max_nodes = int(max_nodes)
         self.workers = max(1, min(int(workers), max(1, self.simulations)))
         self._shares = [self.simulations // self.workers + (1 if w < self.simulations % self.workers else 0)
                         for w in range(self.workers)]
@@ -399,6 +428,7 @@ class UCTAgent(_Planner):
         self._chosen = -1  # index into self.actions of the last decision's root child
         self.last_sims = 0
         self.reused = 0
+        self._sim_s = [0.005] * self.workers  # per tree: recent seconds per simulation (anytime pacing)
 
     def attach(self, env) -> None:
         if env is not self.env:
@@ -449,7 +479,7 @@ class UCTAgent(_Planner):
                     visits[j], value[j], same[j] = v, (total / v if v else np.nan), i
         return {"actions": list(self.actions), "visits": visits, "value": value, "same_as": same}
 
-    def _search(self, w: int, s, rom, acts, steps, erng) -> None:
+    def _search(self, w: int, s, rom, acts, steps, erng, deadline: float | None = None) -> None:
         tree = self.trees[w]
         tree.ctr[C_FRAMES] = 0
         tree.fb[:] = self.env.console.fb  # the search runs on a copy of everything the machine may read
@@ -464,13 +494,44 @@ class UCTAgent(_Planner):
             init_root(tree.nodes, tree.vals, tree.states, tree.ctr, s)
         if self._stop:  # abort() arrived before this tree was set up
             tree.nodes[0, N_VISITS] = 1 << 60
+        if deadline is not None:
+            self._sims[w] = self._search_until(w, rom, acts, steps, erng.copy(), deadline)
+            return
         self._sims[w] = int(uct_search(tree.nodes, tree.vals, tree.states, tree.ctr, rom, tree.fb, erng.copy(),
                                        acts, self._shares[w], steps, self.exploration, self.gamma, tree.work,
                                        tree.rams))
 
-    def decide(self) -> int:
+    def _search_until(self, w: int, rom, acts, steps, erng, deadline: float) -> int:
+        """Anytime search of tree ``w``: chunks of simulations (each a call of the compiled search with a
+        root-visit target a few above the current count, so the tree stays whole between chunks) while
+        one more simulation is expected to end before ``deadline``; at least one unless aborted."""
+        tree = self.trees[w]
+        sims = 0
+        while not self._stop:
+            left = deadline - time.perf_counter()
+            per_sim = self._sim_s[w]
+            if sims and left < per_sim:
+                break
+            k = max(1, min(ANYTIME_CHUNK, int(0.5 * left / per_sim))) if sims else 1  # finer near the end
+            tree.make_room(int(tree.ctr[C_NODES]) + k * len(acts) + 1, self.max_nodes)
+            if w == 0:
+                self.nodes, self.vals, self.states = tree.nodes, tree.vals, tree.states
+            target = int(tree.nodes[0, N_VISITS]) + k
+            if self._stop:  # an abort between the look at the flag and the target: its visits were overwritten
+                break
+            t0 = time.perf_counter()
+            done = int(uct_search(tree.nodes, tree.vals, tree.states, tree.ctr, rom, tree.fb, erng, acts, target,
+                                  steps, self.exploration, self.gamma, tree.work, tree.rams))
+            if done:
+                # a running mean over a few chunks: rollouts vary with how soon games end
+                self._sim_s[w] += 0.5 * ((time.perf_counter() - t0) / done - self._sim_s[w])
+            sims += done
+        return sims
+
+    def decide(self, deadline: float | None = None) -> int:
+        """The most visited root action after the exact budget (``simulations``, split over the trees), or,
+        with ``deadline`` (a ``time.perf_counter()`` time), after searching every tree until then."""
         import threading
-        import time
 
         env = self.env
         s = env.console.s
@@ -483,7 +544,7 @@ class UCTAgent(_Planner):
 
         def run(w):
             try:
-                self._search(w, s, env.console.rom, acts, steps, erng)
+                self._search(w, s, env.console.rom, acts, steps, erng, deadline)
             except BaseException as e:  # noqa: BLE001 -- re-raised on the calling thread
                 errors.append(e)
 
@@ -528,22 +589,29 @@ class BFSAgent(_Planner):
         self.vals = np.zeros((cap, V_COLS), np.float64)
         self.states = np.zeros((min(cap, int(max_rows)), N_STATE), np.int64)
         self.path = np.zeros(cap, np.int64)
+        self._fps = 2000.0  # emulated frames per second of search, measured by anytime decisions
 
     def _child_value(self, c) -> float:
         return float(self.vals[c, V_VALUE])
 
-    def decide(self) -> int:
-        import time
-
+    def decide(self, deadline: float | None = None) -> int:
+        """The best root action after the exact frame budget, or, with ``deadline`` (a
+        ``time.perf_counter()`` time), after as many frames (at most the budget) as this agent's measured
+        emulation speed fits before it: a breadth-first search only has values once it stops, so it cannot
+        be cut off by the clock and must be sized up front."""
         env = self.env
         t0 = time.perf_counter()
+        budget = self.frames
+        if deadline is not None:
+            one = len(self.actions) * env.frames_per_act  # a single expansion: the root's children
+            budget = min(self.frames, max(one, int((deadline - t0) * self._fps)))
         self.ctr[C_FRAMES] = 0
         self.fb[:] = env.console.fb
         init_root(self.nodes, self.vals, self.states, self.ctr, env.console.s)
         if self._stop:  # abort() arrived before the search began
             self.ctr[C_FRAMES] = 1 << 60
         bfs_search(self.nodes, self.vals, self.states, self.ctr, env.console.rom, self.fb, env.rng.copy(),
-                   self._acts(), self.frames, self.gamma, self.work, self.tmp, self.path, self.rams)
+                   self._acts(), budget, self.gamma, self.work, self.tmp, self.path, self.rams)
         self._stop = False  # an abort ends one decision
         kids = self._root_children()
         if not kids:
@@ -554,4 +622,6 @@ class BFSAgent(_Planner):
             a = int(self.nodes[top[int(self.rng.integers(len(top)))], N_ACTION])
         self.last_frames = int(self.ctr[C_FRAMES])
         self.last_time = time.perf_counter() - t0
+        if deadline is not None and self.last_frames < 1 << 59 and self.last_time > 0.002:
+            self._fps += 0.5 * (self.last_frames / self.last_time - self._fps)
         return int(self.actions[a])

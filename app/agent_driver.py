@@ -10,6 +10,12 @@ Decisions run on the worker thread when the frame that needs one is sampled. A p
 time (UCT at the paper's budget) simply stalls the loop, and the worker resynchronises its clock instead
 of racing; :attr:`AgentDriver.behind_s` measures how far the game has fallen behind the wall clock.
 
+Keep real time (``keep_real_time``): a planner is handed a deadline for each decision, the moment its
+decision period's frames are due (``frames_per_action`` periods after the decision frame was due) less a
+margin for emulating and publishing those frames, and searches until then (anytime search, see
+:mod:`agents.search`); the worker lets the period's frames catch up after the thinking frame instead of
+resynchronising. The margin adapts: a period that ends late widens it, one that ends early narrows it.
+
 Episodes: one starts at attach (or when a human presses RESET after game over) and ends at game over.
 Every frame's action is recorded (frameskip 1, sticky 0), with the start state, so the record replays
 exactly; ``controllers`` lists who played from which frame when control changed hands, and such
@@ -20,6 +26,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections import deque
 
 import numpy as np
 
@@ -30,6 +37,8 @@ from .session import InputFrame
 
 PROTOCOL = "free"           # app episodes: free play rules, no frame cap, no sticky actions
 DEFAULT_FRAMES_PER_ACTION = 5  # the paper's decision period for learners and planners
+MARGIN_TARGET_S = 0.002        # keep real time: how early a decision period's last frame should end
+RECENT_DECISIONS = 20          # the window of the shown search effort per decision
 
 
 def action_input(action: int, human: InputFrame | None = None) -> InputFrame:
@@ -59,7 +68,7 @@ class AgentDriver:
     that the agent played at least one frame of (pure human episodes are the sessions recorder's job)."""
 
     def __init__(self, agent, *, frames_per_action: int | None = None, human: str = "human:player",
-                 store=None, keep_playing: bool = True, seed: int = 0):
+                 store=None, keep_playing: bool = True, seed: int = 0, keep_real_time: bool = False):
         self.agent = agent
         self.name = f"agent:{getattr(agent, 'name', type(agent).__name__)}"
         fpa = frames_per_action or getattr(agent, "frames_per_action", None) or DEFAULT_FRAMES_PER_ACTION
@@ -100,9 +109,17 @@ class AgentDriver:
         self.errors: list[str] = []
         self.behind_s = 0.0                        # game time lost against the wall clock
         self.realtime_factor = 1.0                 # game seconds per wall second, recent
-        self._last_wall = None
         self._rt_window: list[tuple[float, int]] = []
         self._frames = 0
+        self._lost_seen: float | None = None
+        # keep real time: planners get deadlines (only those that take one: ``next_deadline``)
+        self.keep_real_time = bool(keep_real_time) and hasattr(agent, "next_deadline")
+        self.margin_s = 0.2 * self.frames_per_action / 60.0
+        self._period_end: float | None = None     # when the current decision period's frames are due
+        self._catch_up_saved = 1
+        # search effort of recent decisions: simulations (UCT) or emulated frames (BFS)
+        self.search_unit = "simulations" if hasattr(agent, "last_sims") else "frames"
+        self._effort: deque = deque(maxlen=RECENT_DECISIONS)
 
     # -- installation (GUI thread) --------------------------------------------------------------------
     def install(self, worker, session) -> None:
@@ -118,6 +135,11 @@ class AgentDriver:
         self._orig_input = worker.input
         worker.input = ControlledInput(worker.input, self)
         worker.hooks.append(self._after_frame)
+        if self.keep_real_time:
+            self._catch_up_saved = worker.catch_up_frames
+            # two periods: a decision that overruns its deadline is made up by the next one's shorter
+            # search instead of the schedule being given up
+            worker.catch_up_frames = 2 * self.frames_per_action
 
     def uninstall(self) -> None:
         """Give the controls back to the human for good. A running episode is dropped, not stored (it
@@ -133,6 +155,8 @@ class AgentDriver:
             w.hooks.remove(self._after_frame)
         except ValueError:
             pass
+        if self.keep_real_time:
+            w.catch_up_frames = self._catch_up_saved
         sess = self.session
 
         def restore(s):
@@ -218,6 +242,7 @@ class AgentDriver:
         sess.env.frames_per_act = self.frames_per_action  # planners simulate one decision as this many frames
         obs = self._observation(sess)
         t0 = time.perf_counter()
+        self._give_deadline(sess, t0)
         self._deciding = True
         try:
             if not self._agent_begun:
@@ -234,12 +259,52 @@ class AgentDriver:
         self._reward_acc = 0.0
         self._action = int(a)
         dt = time.perf_counter() - t0
+        self._note_effort()
         thought = self._thought(dt)
         overlay = self._overlay(obs) if self.overlay else None
         with self._lock:
             self.thought = thought
             self.overlay_data = overlay
             self.decisions += 1
+
+    def _give_deadline(self, sess, now: float) -> None:
+        """Keep real time: the decision may search until its period's frames are due, less the margin.
+        At "as fast as possible" there is no clock to keep: the exact budget applies."""
+        self._period_end = None
+        w = self.worker
+        if not self.keep_real_time or w is None or w.unthrottled:
+            return
+        period = 1.0 / (sess.frame_rate * w.speed)
+        # a frame late within the catch-up allowance still ends its period on schedule (a shorter search
+        # makes up the delay); later than that the worker resynchronises, and the period counts from now
+        due = w.frame_due if 0.0 <= now - w.frame_due < w.catch_up_frames * period else now
+        self._period_end = due + self.frames_per_action * period
+        self.agent.next_deadline = self._period_end - self.margin_s
+
+    def _end_of_period(self, now: float) -> None:
+        """The decision period's last frame is done: steer the margin so the next one ends just in time."""
+        late = now - self._period_end + MARGIN_TARGET_S
+        hi = 0.6 * self.frames_per_action / 60.0
+        self.margin_s = min(hi, max(0.001, self.margin_s + (0.5 if late > 0 else 0.1) * late))
+        self._period_end = None
+
+    def _note_effort(self) -> None:
+        n = getattr(self.agent, "last_sims" if self.search_unit == "simulations" else "last_frames", None)
+        if n is not None and n < 1 << 59:  # (an aborted BFS leaves its frame counter huge)
+            self._effort.append(int(n))
+
+    @property
+    def effort_per_decision(self) -> float | None:
+        """Mean :attr:`search_unit` per decision over the recent decisions; None for agents that do not
+        search."""
+        e = list(self._effort)
+        return sum(e) / len(e) if e else None
+
+    @property
+    def frames_behind(self) -> float:
+        """:attr:`behind_s` in frames of the console's clock."""
+        sess = self.session
+        return self.behind_s * (sess.frame_rate if sess is not None else 60.0)
 
     def _thought(self, dt: float) -> dict:
         ag = self.agent
@@ -297,6 +362,8 @@ class AgentDriver:
         self._reward_acc += r
         self._frames += 1
         self._account_time(sess)
+        if self._period_end is not None and self._since_decision >= self.frames_per_action:
+            self._end_of_period(time.perf_counter())
         if sess.game_over:
             self._end_episode(sess, "game_over")
 
@@ -304,12 +371,13 @@ class AgentDriver:
         now = time.perf_counter()
         w = self.worker
         period = 1.0 / sess.frame_rate
-        if self._last_wall is not None and w is not None and not w.paused:
-            dt = now - self._last_wall
-            # pauses and window stalls are not the agent's fault; speeds other than 1x are chosen
-            if dt < 5.0 and not w.unthrottled and w.speed == 1.0:
-                self.behind_s += max(0.0, dt - period)
-        self._last_wall = now
+        if w is not None:
+            # the schedule the worker gave up when it resynchronised after a late frame; pauses, stalls
+            # and speeds other than 1x are not the agent's doing
+            lost = w.time_lost
+            if self._lost_seen is not None and not w.paused and not w.unthrottled and w.speed == 1.0:
+                self.behind_s += lost - self._lost_seen
+            self._lost_seen = lost
         self._rt_window.append((now, self._frames))
         # keep one sample at or before the 2 s window's start, so a long decision stays in the average
         while len(self._rt_window) > 2 and now - self._rt_window[1][0] >= 2.0:

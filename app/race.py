@@ -167,6 +167,9 @@ class RaceSide(QWidget):
         lay.addWidget(self.speed)
         self._clock: list[tuple[float, int]] = []
         self.realtime_factor: float | None = None
+        self.pace = QLabel("")  # a planner's search per decision and how far its game is behind
+        self.pace.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        lay.addWidget(self.pace)
         self.worker.frame_ready.connect(self._on_frame, Qt.ConnectionType.QueuedConnection)
         self.worker.set_session(self.session)
         sess = self.session
@@ -178,7 +181,7 @@ class RaceSide(QWidget):
             from arcade_lab.agents.registry import make_agent
 
             agent = make_agent(who, self.session.env, seed, **(params or {}))
-            self.driver = AgentDriver(agent, seed=seed)
+            self.driver = AgentDriver(agent, seed=seed, keep_real_time=keep_real_time)
             drv, w = self.driver, self.worker
             self.worker.call(lambda s: drv.install(w, sess) if s is sess else None)
         self.worker.start()
@@ -193,6 +196,10 @@ class RaceSide(QWidget):
         over = " — GAME OVER" if s.game_over else ""
         self.score.setText(f"score {s.score}  lives {s.lives}{over}")
         self._measure_speed()
+        d = self.driver
+        if d is not None and d.effort_per_decision is not None:
+            self.pace.setText(f"{d.effort_per_decision:.0f} {d.search_unit}/decision · "
+                              f"{d.frames_behind:.0f} frames behind")
 
     def _measure_speed(self) -> None:
         now, frames = time.perf_counter(), self.worker.frames_emulated

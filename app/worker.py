@@ -51,8 +51,13 @@ class EmulatorWorker(QThread):
         self.frames_emulated = 0
         self.frames_published = 0
         self.frames_dropped = 0          # published over a frame the GUI never took
-        self.frames_late = 0             # deadlines missed by more than a frame
+        self.frames_late = 0             # deadlines missed by more than the catch-up allowance
+        self.time_lost = 0.0             # seconds of schedule given up when resynchronising after those
         self.emulated_fps = 0.0
+        # pacing: a frame may run this many periods late and the following ones catch up without sleeping
+        # (an agent keeping real time thinks during the first frame of its decision period and widens it)
+        self.catch_up_frames = 1
+        self.frame_due = 0.0             # perf_counter time the frame being emulated was due
 
     # -- commands (any thread) ------------------------------------------------------------------------
     def load(self, rom, **kw) -> None:
@@ -198,6 +203,7 @@ class EmulatorWorker(QThread):
             try:
                 if self.gamepads is not None:
                     self.gamepads.poll()
+                self.frame_due = next_t
                 inp = self.input.snapshot()
                 if inp.rewind and "rewind" not in sess.locks:
                     # run time backwards: one snapshot per displayed frame, newest first (thinned with age)
@@ -237,8 +243,10 @@ class EmulatorWorker(QThread):
                 self._publish()
                 period = 1.0 / (sess.frame_rate * self.speed)
                 next_t += period
-                if now > next_t + period:
+                if now > next_t + period * self.catch_up_frames:
                     self.frames_late += 1
+                    if now - next_t < 5.0:  # longer: the machine slept, nobody was watching
+                        self.time_lost += now - next_t
                     next_t = now  # fell behind: resynchronise instead of racing to catch up
                 else:
                     remaining = next_t - time.perf_counter()

@@ -221,7 +221,7 @@ def test_closing_while_agent_runs_and_trains_leaves_nothing_behind(qtbot, tmp_pa
     win.open_game(GAME)
     win.show()
     qtbot.waitUntil(lambda: win.session is not None, timeout=60000)
-    ap = _attach(win, qtbot, "UCT")                # the paper's budget: a decision takes seconds
+    ap = _attach(win, qtbot, "UCT", realtime=False)  # the paper's budget: a decision takes seconds
     tp = win.agent_ui.training
     tp.configure(game=GAME, features="basic", max_frames=300, samples=200)
     assert tp.start()
@@ -241,7 +241,7 @@ def test_closing_while_agent_runs_and_trains_leaves_nothing_behind(qtbot, tmp_pa
 
 def test_slow_planner_is_watched_at_real_time_with_its_lag(window, qtbot):
     window.set_speed(1.0)
-    ap = _attach(window, qtbot, "UCT", sims=60, depth=150)  # far slower than 5 frames of real time
+    ap = _attach(window, qtbot, "UCT", sims=60, depth=150, realtime=False)  # far slower than 5 frames
     d = ap.driver
     qtbot.waitUntil(lambda: d.decisions >= 4, timeout=120000)
     qtbot.waitUntil(lambda: ap.lag.text().startswith("slower than real time"), timeout=10000)

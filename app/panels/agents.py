@@ -19,12 +19,17 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDockWidget, QDoubleSpinBox
                                QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSizePolicy,
                                QSpinBox, QStackedWidget, QVBoxLayout, QWidget)
 
+from arcade_lab.agents.baselines import RandomAgent
+
 from ..agent_driver import AgentDriver
 from .scroll import scrolled
 
 ACTION_SHORT = ["NOOP", "FIRE", "U", "R", "L", "D", "UR", "UL", "DR", "DL",
                 "UF", "RF", "LF", "DF", "URF", "ULF", "DRF", "DLF"]
 KINDS = ("UCT", "BFS", "SARSA(λ)", "Random", "Const", "Perturb", "External", "Brute")
+# agents whose decision period is part of the algorithm, not a choice (ALE 2013's Random: every frame)
+OWN_FRAMES_PER_ACTION = {"Random": RandomAgent.frames_per_action}
+SCORED_REFUSAL = "a scored human session is running: end it to attach an agent"
 SPEED_CHOICES = [("¼× (slow motion)", 0.25), ("½×", 0.5), ("1× real time", 1.0), ("2×", 2.0), ("4×", 4.0),
                  ("as fast as possible", None)]
 
@@ -239,13 +244,22 @@ class AgentsPanel(QDockWidget):
         self.params.addWidget(self._form(("ε (narrow exploration)", self.brute_eps), (
             "", QLabel("Replays its best trajectory so far; learns every episode while attached."))))
         self.kind.currentIndexChanged.connect(self._show_params)
-        self._show_params(0)
         self.sarsa_features.currentTextChanged.connect(self._paper_sarsa)
         form.addRow(self.params)
+        # planners: search until each decision's frames are due, or to the exact budget above
+        self.realtime = QCheckBox("Keep real time")
+        self.realtime.setChecked(True)
+        self.realtime.setToolTip("Each decision searches until its frames are due (anytime search) and the "
+                                 "panel shows how much search that was. Off: the exact budget above, "
+                                 "as evaluation runs use, however long it takes.")
+        self.realtime.toggled.connect(lambda _on: self._show_budget())
+        form.addRow(self.realtime)
         self.fpa = _spin(1, 60, 5)
         self.seed = _spin(0, 2 ** 31 - 1, 0)
         form.addRow("Frames per action", self.fpa)
         form.addRow("Seed", self.seed)
+        self._chosen_fpa = self.fpa.value()  # the person's choice, kept while an agent fixes its own
+        self._show_params(0)
         self.start_from = QComboBox()
         self.start_from.addItems(["current state", "fresh reset", "save state (current slot)"])
         form.addRow("Start from", self.start_from)
@@ -308,6 +322,31 @@ class AgentsPanel(QDockWidget):
             self.params.widget(j).setSizePolicy(pol, pol)
         self.params.setCurrentIndex(i)
         self.params.adjustSize()
+        self.realtime.setVisible(KINDS[i] in ("UCT", "BFS"))
+        self._show_budget()
+        self._show_decision_period()
+
+    def _show_budget(self) -> None:
+        """Keep real time replaces UCT's simulation count; BFS's frame budget stays as its ceiling."""
+        self.uct_sims.setEnabled(not self.realtime.isChecked())
+        self.uct_sims.setToolTip("searches until each decision is due (Keep real time)" if self.realtime.isChecked()
+                                 else "simulations per decision")
+
+    def _show_decision_period(self) -> None:
+        """An agent with its own decision period (Random: every frame, as in ALE 2013) shows that one,
+        fixed; the others show the person's choice again."""
+        own = OWN_FRAMES_PER_ACTION.get(self.kind.currentText())
+        if own is None:
+            if not self.fpa.isEnabled():
+                self.fpa.setValue(self._chosen_fpa)
+            self.fpa.setEnabled(True)
+            self.fpa.setToolTip("")
+            return
+        if self.fpa.isEnabled():
+            self._chosen_fpa = self.fpa.value()
+        self.fpa.setValue(own)
+        self.fpa.setEnabled(False)
+        self.fpa.setToolTip(f"{self.kind.currentText()} decides every {own} frame{'s' if own > 1 else ''}")
 
     @staticmethod
     def _form(*rows) -> QWidget:
@@ -350,6 +389,8 @@ class AgentsPanel(QDockWidget):
                 self.sarsa_learn.setChecked(bool(v))
             elif k == "fresh":
                 self.start_from.setCurrentIndex(1 if v else 0)
+            elif k == "realtime":
+                self.realtime.setChecked(bool(v))
             elif k == "command":
                 self.ext_spec.setText(str(v))
             else:
@@ -393,7 +434,7 @@ class AgentsPanel(QDockWidget):
             self.status.setText("open a game first")
             return False
         if self.window.locked("agents", "agent attached"):
-            self.status.setText("a scored human session is running: end it to attach an agent")
+            self.status.setText(SCORED_REFUSAL)
             return False
         if self._pending is not None:
             return False
@@ -414,7 +455,8 @@ class AgentsPanel(QDockWidget):
                 return False
         opts = {"spec": spec, "fresh": self.start_from.currentIndex() == 1, "state": state, "fpa": self.fpa.value(),
                 "seed": self.seed.value(), "session": sess, "learn": self.sarsa_learn.isChecked(),
-                "perturb_keep": self.perturb_keep.value()}
+                "perturb_keep": self.perturb_keep.value(),
+                "realtime": self.realtime.isChecked() and self.kind.currentText() in ("UCT", "BFS")}
         self._pending_opts = opts
         self.status.setText(f"preparing {spec}…")
         self.attach_btn.setText("Cancel")
@@ -461,7 +503,8 @@ class AgentsPanel(QDockWidget):
             return
         # an agent with its own decision period (Random: every frame, as in the paper) keeps it
         fpa = getattr(agent, "frames_per_action", None) or opts["fpa"]
-        driver = AgentDriver(agent, frames_per_action=fpa, store=self._store(), seed=opts["seed"])
+        driver = AgentDriver(agent, frames_per_action=fpa, store=self._store(), seed=opts["seed"],
+                             keep_real_time=opts.get("realtime", False))
         driver.overlay = self.overlay_box.isChecked()
         fresh = opts["fresh"]
         worker = self.worker
@@ -568,6 +611,7 @@ class AgentsPanel(QDockWidget):
             self._finish_build()
         d = self.driver
         if d is None:
+            self._clear_stale_refusal()
             return
         while d.errors:
             msg = d.errors.pop(0)
@@ -585,12 +629,24 @@ class AgentsPanel(QDockWidget):
         who = "agent" if d.agent_in_control else "you"
         self.status.setText(f"{d.name} — {who} in control · episode frame {d.episode_frames}, "
                             f"score {d.episode_score:g} · {d.decisions} decisions, {d.episodes_done} episodes")
+        self.lag.setText(self._lag_line(d))
+
+    def _lag_line(self, d: AgentDriver) -> str:
+        """Real-time factor, frames behind and the search effort per decision (recent mean)."""
+        effort = d.effort_per_decision
+        search = "" if effort is None else f" · {effort:.0f} {d.search_unit}/decision"
         if self.worker.unthrottled or self.worker.speed != 1.0:
-            self.lag.setText(f"{d.realtime_factor:.2f}× real time")
-        elif d.realtime_factor < 0.97:
-            self.lag.setText(f"slower than real time: {d.realtime_factor:.2f}×, {d.behind_s:.1f} s behind")
-        else:
-            self.lag.setText("real time")
+            return f"{d.realtime_factor:.2f}× real time{search}"
+        behind = f"{d.frames_behind:.0f} frames behind"
+        if d.realtime_factor < 0.97:
+            return f"slower than real time: {d.realtime_factor:.2f}×, {behind}{search}"
+        return f"real time ({d.realtime_factor:.2f}×), {behind}{search}"
+
+    def _clear_stale_refusal(self) -> None:
+        """The refusal to attach during a scored session holds only while that session runs."""
+        sess = self.window.session
+        if self.status.text() == SCORED_REFUSAL and "agents" not in getattr(sess, "locks", ()):
+            self.status.setText("no agent attached")
 
     def shutdown(self) -> None:
         self.timer.stop()
