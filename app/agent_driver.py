@@ -16,7 +16,8 @@ margin for emulating and publishing those frames, and searches until then (anyti
 :mod:`agents.search`); the worker lets the period's frames catch up after the thinking frame instead of
 resynchronising. The margin adapts: a period that ends late widens it, one that ends early narrows it.
 
-Episodes: one starts at attach (or when a human presses RESET after game over) and ends at game over.
+Episodes: one starts at attach (or when a human presses RESET after game over) and ends at game over;
+one cut short by a detach is stored abandoned (``ended_by="detached"``), never counted.
 Every frame's action is recorded (frameskip 1, sticky 0), with the start state, so the record replays
 exactly; ``controllers`` lists who played from which frame when control changed hands, and such
 episodes are kept out of pure human/agent scores by the store.
@@ -142,8 +143,9 @@ class AgentDriver:
             worker.catch_up_frames = 2 * self.frames_per_action
 
     def uninstall(self) -> None:
-        """Give the controls back to the human for good. A running episode is dropped, not stored (it
-        would otherwise count as a game over that never happened)."""
+        """Give the controls back to the human for good. A running episode the agent played in is stored
+        as cut short (abandoned, ended by ``detached``): replayable, never counted as a score (it would
+        otherwise count as a game over that never happened), and the Scores dock says it left it out."""
         w = self.worker
         if w is None:
             return
@@ -162,7 +164,19 @@ class AgentDriver:
         def restore(s):
             if s is sess:
                 s.env.frames_per_act = self._fs_saved
+            self._store_cut_short(sess)   # (between frames: the episode's trace is complete)
         w.call(restore)
+
+    def _store_cut_short(self, sess) -> None:
+        if not self._ep_active or self.name not in {p for _, p in self._segments}:
+            return
+        self._ep_active = False
+        rec = self._record(sess, "detached")
+        if self.store is not None:
+            try:
+                self.store.add_episode(rec, status="abandoned")
+            except Exception as e:  # the score database is a convenience
+                self.errors.append(f"store: {e}")
 
     def abort_decision(self) -> None:
         """Cut a planner's search short. At the paper's budget a UCT decision takes seconds; closing the

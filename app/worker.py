@@ -144,6 +144,8 @@ class EmulatorWorker(QThread):
             if self.session:
                 self.session.audio_resync()
         elif cmd == "step":
+            if self.session is not None and "pause" in self.session.locks:
+                return False  # a step pauses: as for pause, the window refuses and says why
             self.paused = True
             return True
         elif cmd == "speed":

@@ -282,7 +282,8 @@ class AgentsPanel(QDockWidget):
         for label, _ in SPEED_CHOICES:
             self.speed.addItem(label)
         self.speed.setCurrentIndex(2)
-        self.speed.currentIndexChanged.connect(lambda i: self.worker.set_speed(SPEED_CHOICES[i][1]))
+        self._speed_index = 2   # the choice in force (a refused one goes back to it)
+        self.speed.currentIndexChanged.connect(self._speed_chosen)
         row2.addWidget(QLabel("Speed"))
         row2.addWidget(self.speed)
         lay.addLayout(row2)
@@ -560,7 +561,21 @@ class AgentsPanel(QDockWidget):
             self.status.setText("agent detached: another game was loaded")
 
     # -- controls ---------------------------------------------------------------------------------------------
+    def _speed_chosen(self, i: int) -> None:
+        """Through the window, which refuses (and says so) while a scored session locks the speed."""
+        if self.window.set_speed(SPEED_CHOICES[i][1]):
+            self._speed_index = i
+            return
+        self.speed.blockSignals(True)   # back to the speed still in force, without asking again
+        self.speed.setCurrentIndex(self._speed_index)
+        self.speed.blockSignals(False)
+
     def _play_pause(self, paused: bool) -> None:
+        if paused and self.window.locked("pause", "pause"):   # a scored session runs on: said on the view
+            self.play_btn.blockSignals(True)
+            self.play_btn.setChecked(False)
+            self.play_btn.blockSignals(False)
+            return
         self.play_btn.setText("Play" if paused else "Pause")
         self.worker.pause(paused)
         pa = getattr(self.window, "pause_action", None)
@@ -568,6 +583,8 @@ class AgentsPanel(QDockWidget):
             pa.setChecked(paused)
 
     def _step(self) -> None:
+        if self.window.locked("pause", "single-stepping"):
+            return
         if not self.play_btn.isChecked():
             self.play_btn.setChecked(True)
         # one decision's worth of frames: what "step" means when watching an agent
@@ -595,8 +612,9 @@ class AgentsPanel(QDockWidget):
             return
         self.driver.set_agent_control(not human)
         self.takeover_btn.setText("Give back to the agent (Tab)" if human else "Take over (Tab)")
-        self.window.statusBar().showMessage("You have the controls" if human else
-                                            f"{self.driver.name} has the controls", 2000)
+        msg = "You have the controls" if human else f"{self.driver.name} has the controls"
+        self.window.statusBar().showMessage(msg, 2000)
+        self.window.view.flash(msg)   # on the game, where the player is looking
 
     def _overlay_toggled(self, on: bool) -> None:
         if self.driver is not None:

@@ -6,7 +6,8 @@ from ``agents/evaluation/references.py`` (the shipped ones and the user's): the 
 its reference set (Atari-57 or Nature 2015, selectable), the panel draws the across-games
 score-distribution plot (fraction of games whose normalised mean score is at least x), and it can overlay
 published marks — random, human, the papers' agents — on a game's histogram and ECDF. Without any table
-only raw scores are offered.
+only raw scores are offered. Under the figures, a line says how many of the game's episodes they leave out
+and why (cut short by detaching an agent, abandoned mid-episode, shared in a takeover).
 """
 from __future__ import annotations
 
@@ -59,6 +60,17 @@ def normalise(scores: np.ndarray, ref: tuple[float, float] | None, how: str) -> 
 
     rnd, hum = ref
     return random_normalised(scores, rnd) if how == "random" else human_normalised(scores, rnd, hum)
+
+
+LEFT_OUT_WHY = (("detached", "cut short by detaching an agent"),
+                ("abandoned", "abandoned mid-episode (a session ended or the app closed)"),
+                ("takeover", "shared by a person and an agent (takeover)"))
+
+
+def left_out_text(counts: dict[str, int]) -> str:
+    """One line per reason the figures leave episodes out (``Store.uncounted``); "" when none are."""
+    return "\n".join(f"{n} episode{'' if n == 1 else 's'} {why} {'is' if n == 1 else 'are'} not counted"
+                     for key, why in LEFT_OUT_WHY if (n := counts.get(key, 0)))
 
 
 def ecdf(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -129,6 +141,12 @@ class ScoresPanel(QDockWidget):
         self.summary = QLabel("")
         self.summary.setWordWrap(True)
         lay.addWidget(self.summary)
+        # the episodes of the game the figures leave out, and why (hidden when none are)
+        self.left_out = QLabel("")
+        self.left_out.setObjectName("left_out")
+        self.left_out.setWordWrap(True)
+        self.left_out.hide()
+        lay.addWidget(self.left_out)
         self.hist = pg.PlotWidget(title="Histogram")
         self.hist.addLegend(offset=(-10, 10))
         self.cdf = pg.PlotWidget(title="Empirical CDF")
@@ -240,7 +258,20 @@ class ScoresPanel(QDockWidget):
         if self.game != old or new:
             self.refresh()
             return True
+        self._show_left_out(st)   # (episodes left out are never "new": they are not finished)
         return False
+
+    def _show_left_out(self, st) -> None:
+        """Say how many episodes of the game the figures leave out, and why."""
+        proto = self.protocol.currentText() if self.protocol.currentIndex() > 0 else None
+        try:
+            counts = st.uncounted(self.game, proto, self.run_id()) if self.game is not None else {}
+        except Exception:
+            counts = {}
+        text = left_out_text(counts)
+        if text != self.left_out.text():
+            self.left_out.setText(text)
+            self.left_out.setVisible(bool(text))
 
     def refresh(self) -> None:
         st = self.store()
@@ -284,6 +315,7 @@ class ScoresPanel(QDockWidget):
         if self.marks:
             lines.append("published: " + ", ".join(f"{label} {v:.4g}" for label, v in self.marks))
         self.summary.setText("\n".join(lines) if lines else f"no finished episodes of {self.game} yet")
+        self._show_left_out(st)
         if self.refs and not self.across.isHidden():
             self._across(st, proto, how if how != "raw" else "human")
         self.refreshes += 1
