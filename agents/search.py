@@ -519,13 +519,15 @@ class UCTAgent(_Planner):
             target = int(tree.nodes[0, N_VISITS]) + k
             if self._stop:  # an abort between the look at the flag and the target: its visits were overwritten
                 break
-            t0 = time.perf_counter()
+            t0, f0 = time.perf_counter(), int(tree.ctr[C_FRAMES])
             done = int(uct_search(tree.nodes, tree.vals, tree.states, tree.ctr, rom, tree.fb, erng, acts, target,
                                   steps, self.exploration, self.gamma, tree.work, tree.rams))
             if done:
                 # a running mean over a few chunks: rollouts vary with how soon games end
                 self._sim_s[w] += 0.5 * ((time.perf_counter() - t0) / done - self._sim_s[w])
             sims += done
+            if tree.ctr[C_FRAMES] == f0:  # nothing left to emulate (the game ends whatever is done): more
+                break                     # simulations would only repeat the same backups
         return sims
 
     def decide(self, deadline: float | None = None) -> int:

@@ -138,9 +138,9 @@ class AgentDriver:
         worker.hooks.append(self._after_frame)
         if self.keep_real_time:
             self._catch_up_saved = worker.catch_up_frames
-            # two periods: a decision that overruns its deadline is made up by the next one's shorter
-            # search instead of the schedule being given up
-            worker.catch_up_frames = 2 * self.frames_per_action
+            # three periods: a decision that overruns its deadline (the machine busy with other work) is
+            # made up by the next ones' shorter searches instead of the schedule being given up
+            worker.catch_up_frames = 3 * self.frames_per_action
 
     def uninstall(self) -> None:
         """Give the controls back to the human for good. A running episode the agent played in is stored
