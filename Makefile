@@ -28,9 +28,15 @@ bench: $(STAMP)
 parity: $(STAMP)
 	$(BIN)/arcade-lab parity --games all --frames 5000
 
+# The wheel ships every kernel compiled for the generic CPU of this target (any CPU of it loads them, so a
+# fresh installation steps its first game without compiling), warmed from exactly the sources it holds.
+WHEELCACHE := build/wheel-cache
+
 wheel: $(STAMP)
-	rm -f dist/arcade_lab-*.whl
-	$(BIN)/python -m pip wheel --quiet --no-deps --no-build-isolation -w dist .
+	rm -rf dist/arcade_lab-*.whl engine/jit-cache $(WHEELCACHE)
+	ARCADE_LAB_CACHE=$(CURDIR)/$(WHEELCACHE) $(BIN)/arcade-lab warm --portable --games all
+	mkdir -p engine/jit-cache && cp -r $(WHEELCACHE)/numba engine/jit-cache/
+	$(BIN)/python -m pip wheel --quiet --no-deps --no-build-isolation -w dist . ; s=$$?; rm -rf engine/jit-cache build/lib; exit $$s
 
 # The bundle is built from its own environment holding the wheel (not the editable source mapping, which
 # PyInstaller cannot follow) and the runtime dependencies only: no test tools, no OpenCV, no Ray.
@@ -41,10 +47,8 @@ dist: wheel
 	$(DISTVENV)/bin/python -m pip install --quiet --upgrade pip
 	$(DISTVENV)/bin/python -m pip install --quiet dist/arcade_lab-*.whl "pyinstaller>=6.3"
 	cd build && dist-venv/bin/pyinstaller --noconfirm --distpath ../dist --workpath pyinstaller ../packaging/arcade-lab.spec
-	# ship the compiled kernels: a fresh installation copies them on its first start instead of compiling
-	rm -rf dist/arcade-lab/_internal/jit-cache
-	ARCADE_LAB_CACHE=$(CURDIR)/dist/arcade-lab/_internal/jit-cache dist/arcade-lab/arcade-lab warm
-	dist/arcade-lab/arcade-lab play --self-test
+	# the wheel's portable kernels travel inside the bundle; the self-test starts from an empty user cache
+	ARCADE_LAB_CACHE=$$(mktemp -d) dist/arcade-lab/arcade-lab play --self-test
 	du -sh dist/arcade-lab
 
 clean:

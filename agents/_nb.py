@@ -4,7 +4,7 @@ locator, stamped by the agent's file and the engine files it imports."""
 import numba
 import numpy as np
 
-from arcade_lab.engine import _jit  # noqa: F401  (installs the cache locator before anything is decorated)
+from arcade_lab.engine import _jit  # installs the cache locator before anything is decorated
 
 # Fibonacci hashing (2**64 / golden ratio) for the agents' open-addressing tables: SARSA's trace table and
 # Blob-PROST's id -> slot map take the product's high bits as the bucket.
@@ -13,5 +13,5 @@ HASH_MUL = np.uint64(0x9E3779B97F4A7C15)
 
 def njit(*args, **kw):
     if args and callable(args[0]) and not kw:
-        return numba.njit(args[0])
-    return numba.njit(*args, **kw)
+        return _jit.portable(numba.njit(args[0]))
+    return lambda fn: _jit.portable(numba.njit(*args, **kw)(fn))

@@ -4,6 +4,12 @@ from __future__ import annotations
 import sys
 
 
+def _games() -> list[str]:
+    from arcade_lab.engine.roms import list_games
+
+    return list_games()
+
+
 def main(args=None) -> int:
     game = getattr(args, "game", None)
     frames = int(getattr(args, "frames", 0) or 0)
@@ -25,11 +31,13 @@ def main(args=None) -> int:
     icon = _icon_path()
     if icon:
         app.setWindowIcon(QIcon(str(icon)))
-    warm_up(app)
+    from PySide6.QtCore import QSettings
+
+    target = game or QSettings(app.organizationName(), "arcade-lab").value("last_game", "pong") or "pong"
+    warm_up(app, game=target if target in _games() else "pong")  # the rules the window opens first
     from .window import MainWindow
 
     win = MainWindow()
-    target = game or win.settings.value("last_game", "pong") or "pong"
     if not win.open_game(target) and target != "pong":
         win.open_game("pong")
     win.show()

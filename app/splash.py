@@ -1,5 +1,5 @@
-"""First start: compiling the emulator takes a while, so a splash shows progress instead of a frozen
-window. The compiled code is cached; later starts load it in about a second."""
+"""First start: compiling the emulator takes a while, so a splash shows which part is compiling (k of n)
+instead of a frozen window. The compiled code is cached; later starts load it in about a second."""
 from __future__ import annotations
 
 import threading
@@ -10,13 +10,19 @@ from PySide6.QtGui import QColor, QFont, QPixmap
 from PySide6.QtWidgets import QApplication, QSplashScreen
 
 
-def _warm(state: dict) -> None:
+def _warm(state: dict, game: str = "pong") -> None:
     try:
         state["step"] = "Loading the emulator…"
-        from arcade_lab.engine import env as _env  # compiles or loads the machine and rules kernels
+        from arcade_lab.engine import env as _env
+        from arcade_lab.engine import machine
 
-        state["step"] = "Preparing the environment…"
-        e = _env.Env("pong", repeat_action_probability=0.0, seed=0)
+        parts = machine.core_kernels()
+        n = len(parts) + 1
+        for k, (what, kernel) in enumerate(parts, 1):
+            state["step"] = f"Compiling {what} ({k} of {n})…"
+            kernel.address  # compiles it, or loads it from the cache
+        state["step"] = f"Compiling the game's rules and the environment ({n} of {n})…"
+        e = _env.Env(game, repeat_action_probability=0.0, seed=0)
         e.act(0)
         state["step"] = "Opening the window…"
         from . import window as _window  # noqa: F401
@@ -29,7 +35,7 @@ def _warm(state: dict) -> None:
         state["done"] = True
 
 
-def warm_up(app: QApplication, show_after: float = 0.4) -> float:
+def warm_up(app: QApplication, show_after: float = 0.4, game: str = "pong") -> float:
     """Load/compile the engine in a thread; show a splash if it takes longer than ``show_after`` s. With a
     cache known to be complete the loading happens right here: a thread would only add GIL hand-offs with
     the event loop (measured ~0.8 s of a 2 s start)."""
@@ -38,9 +44,9 @@ def warm_up(app: QApplication, show_after: float = 0.4) -> float:
     from arcade_lab.engine._jit import cache_warm
 
     if cache_warm():
-        _warm(state)  # an error is left for the window to show, as on the threaded path
+        _warm(state, game)  # an error is left for the window to show, as on the threaded path
         return time.perf_counter() - t0
-    th = threading.Thread(target=_warm, args=(state,), daemon=True)
+    th = threading.Thread(target=_warm, args=(state, game), daemon=True)
     th.start()
     splash = None
     while not state["done"]:
@@ -54,8 +60,8 @@ def warm_up(app: QApplication, show_after: float = 0.4) -> float:
             splash.show()
         if splash is not None:
             elapsed = time.perf_counter() - t0
-            splash.showMessage(f"Arcade Lab\n\n{state['step']}\nFirst start compiles the emulator "
-                               f"(about two minutes); later starts are quick.\n{elapsed:.0f} s",
+            splash.showMessage(f"Arcade Lab\n\n{state['step']}\nThe first start compiles the emulator "
+                               f"for this computer; later starts load it.\n{elapsed:.0f} s",
                                Qt.AlignmentFlag.AlignCenter, QColor(255, 255, 255))
         app.processEvents()
         th.join(0.05)

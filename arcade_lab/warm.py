@@ -1,12 +1,16 @@
 """``arcade-lab warm``: compile (or load) every kernel the app and the agents use, once, up front.
 
-The first start otherwise compiles the emulator (about six minutes on two cores) and the first attach of each
-agent kind compiles its kernels. ``make dist`` runs this into the bundle's own cache folder, which a fresh
-installation copies on its first start (see ``engine._jit``), so users never wait for the compiler.
+The first start otherwise compiles the emulator and the game's rules, and the first attach of each agent kind
+compiles its kernels. ``--portable`` compiles for the target's generic CPU instead of this one, in a child
+process of its own (numba reads its CPU setting once per process): ``make wheel`` and ``make dist`` ship that
+cache, which any CPU of the target loads, so users never wait for the compiler (see ``engine._jit``).
 """
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
+import sys
 import time
 
 # Tiny budgets: only compilation matters here, not play.
@@ -23,22 +27,34 @@ AGENTS = (
 )
 
 
-def warm(game: str = "pong", agents: bool = True, out=print) -> dict:
-    """Load or compile the kernels; returns seconds per part (the emulator, then each agent kind)."""
+def _play(game: str) -> None:
     from arcade_lab.engine.env import Env
 
-    times = {}
-    t = time.perf_counter()
     env = Env(game, repeat_action_probability=0.0, seed=0)
     env.reset()
     for _ in range(10):
         env.act(0)
     env.restore_state(env.clone_state())
+
+
+def warm(game: str = "pong", agents: bool = True, out=print, games: tuple[str, ...] = ()) -> dict:
+    """Load or compile the kernels; returns seconds per part (the emulator, then each other game's rules,
+    then each agent kind)."""
+    times = {}
+    t = time.perf_counter()
+    _play(game)
     times["emulator"] = time.perf_counter() - t
     from arcade_lab.engine._jit import mark_cache_warm
 
     mark_cache_warm()
     out(f"emulator: {times['emulator']:.1f} s")
+    if games:
+        t = time.perf_counter()
+        for other in games:
+            if other != game:
+                _play(other)
+        times["rules"] = time.perf_counter() - t
+        out(f"rules of {len(games)} games: {times['rules']:.1f} s")
     if agents:
         from .agents.base import RunConfig, Runner
         from .agents.registry import make_agent
@@ -54,14 +70,44 @@ def warm(game: str = "pong", agents: bool = True, out=print) -> dict:
     return times
 
 
+def _portable_child(argv: list[str]) -> int:
+    """Run this command again in a process whose numba compiles for the generic CPU (the setting is the
+    child's alone: it is read once, when numba starts)."""
+    from arcade_lab.engine._jit import PORTABLE_CPU
+
+    env = dict(os.environ, NUMBA_CPU_NAME=PORTABLE_CPU, NUMBA_CPU_FEATURES="")
+    args = [a for a in argv if a != "--portable"]
+    return subprocess.call([sys.executable, "-m", "arcade_lab.warm", *args], env=env)
+
+
 def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
     p = argparse.ArgumentParser(prog="arcade-lab warm", description=__doc__.splitlines()[0])
     p.add_argument("--game", default="pong")
+    p.add_argument("--games", default="", metavar="all|ID,ID,...",
+                   help="also the rules of these games (each game's rules compile on its first use otherwise)")
     p.add_argument("--no-agents", action="store_true", help="only the emulator")
+    p.add_argument("--portable", action="store_true",
+                   help="compile for any CPU of this target (what a wheel or bundle ships), in a child process")
     a = p.parse_args(argv)
-    from arcade_lab.engine._jit import cache_dir
+    if a.portable and os.environ.get("NUMBA_CPU_NAME") is None:
+        return _portable_child(argv)
+    from arcade_lab.engine._jit import cache_dir, write_sources_mark
+    from arcade_lab.engine.roms import list_games
 
+    if a.games == "all":
+        games = tuple(list_games())
+    else:
+        games = tuple(g for g in a.games.split(",") if g)
+        unknown = [g for g in games if g not in list_games()]
+        if unknown:
+            p.error(f"unknown game(s): {', '.join(unknown)} (see arcade-lab games)")
     t = time.perf_counter()
-    warm(a.game, not a.no_agents)
+    warm(a.game, not a.no_agents, games=games)
+    write_sources_mark()
     print(f"JIT cache ready in {cache_dir()} ({time.perf_counter() - t:.1f} s)")
     return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -11,6 +11,7 @@ import functools
 import hashlib
 import os
 import re
+import threading
 from pathlib import Path
 
 _ENGINE_DIR = Path(__file__).resolve().parent
@@ -126,15 +127,36 @@ def sources_digest() -> str:
     return h.hexdigest()[:16]
 
 
+SHIPPED = "jit-cache"  # the folder a wheel (beside the engine) or a frozen bundle ships its cache in
+
+
+def _sources_mark() -> str:
+    return f"sources-{sources_digest()}.mark"  # not a dot file: package data globs skip those
+
+
+def write_sources_mark(folder: Path | None = None) -> None:
+    """Mark a cache as compiled from exactly these sources (``arcade-lab warm`` does, for shipping)."""
+    p = Path(folder or CACHE_DIR)
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+        (p / _sources_mark()).touch()
+    except OSError:
+        pass
+
+
 def bundled_cache() -> Path | None:
-    """The cache a frozen bundle ships, warmed by ``make dist`` for exactly these sources; else None."""
+    """The cache a wheel or a frozen bundle ships, warmed (for the generic CPU) from exactly these sources;
+    else None. A source checkout where ``make wheel`` left an older one behind gets None too."""
     import sys
 
+    cands = [_ENGINE_DIR / SHIPPED / "numba" / _CACHE_LAYOUT]
     base = getattr(sys, "_MEIPASS", None)
-    if not getattr(sys, "frozen", False) or not base:
-        return None
-    p = Path(base) / "jit-cache" / "numba" / _CACHE_LAYOUT
-    return p if p.is_dir() else None
+    if getattr(sys, "frozen", False) and base:
+        cands.insert(0, Path(base) / SHIPPED / "numba" / _CACHE_LAYOUT)
+    for p in cands:
+        if (p / _sources_mark()).is_file():
+            return p
+    return None
 
 
 def seed_cache(dest: Path, src: Path | None) -> bool:
@@ -291,6 +313,38 @@ def mark_cache_warm() -> None:
         pass
 
 
+# -- code compiled for any CPU of the target ------------------------------------------------------------
+# numba keys cached machine code by the CPU's name and features, so a cache warmed on the build machine
+# would compile again on a user's. A wheel or bundle therefore ships code compiled for the target's
+# generic CPU (``arcade-lab warm --portable``, which runs with NUMBA_CPU_NAME=generic in its own process);
+# our functions' caches load it where no code compiled for this very CPU is cached yet.
+PORTABLE_CPU = "generic"
+
+
+class PortableFunctionCache(_caching.FunctionCache):
+    """numba's function cache, falling back to code compiled for :data:`PORTABLE_CPU` of the same target."""
+
+    def _load_overload(self, sig, target_context):
+        data = super()._load_overload(sig, target_context)
+        if data is None and self._enabled:
+            codegen = target_context.codegen()
+            triple, cpu, _features = codegen.magic_tuple()
+            if cpu != PORTABLE_CPU:
+                sig_, _magic, code = self._index_key(sig, codegen)
+                data = self._cache_file.load((sig_, (triple, PORTABLE_CPU, ""), code))
+                if data is not None:
+                    data = self._impl.rebuild(target_context, data)
+        return data
+
+
+def portable(compiled):
+    """Give one of our dispatchers or C callbacks the portable fallback (before its first compile)."""
+    cache = getattr(compiled, "_cache", None)
+    if type(cache) is _caching.FunctionCache:
+        cache.__class__ = PortableFunctionCache
+    return compiled
+
+
 def jit(fn=None, **kw):
     """``@njit(cache=True, nogil=True)`` — the one decorator for hot code.
 
@@ -301,8 +355,8 @@ def jit(fn=None, **kw):
     opts = dict(cache=True, nogil=True, _nrt=False)
     opts.update(kw)
     if fn is None:
-        return lambda f: njit(**opts)(f)
-    return njit(**opts)(fn)
+        return lambda f: portable(njit(**opts)(f))
+    return portable(njit(**opts)(fn))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -357,6 +411,42 @@ def _pointer_caller(c_sig, name: str, doc: str):
     return _intrinsic(typer)
 
 
+class LazyCFunc:
+    """A C callback compiled (or loaded from the cache) when its address is first asked for, not when its
+    module is imported: importing the engine compiles nothing, and a program that never runs a game, or
+    runs one game, never pays for the kernels it does not reach."""
+
+    _lock = threading.RLock()  # one compile at a time: two threads asking for one kernel compile it once
+
+    def __init__(self, sig, fn):
+        self.sig, self.py_func, self._compiled = sig, fn, None
+        functools.update_wrapper(self, fn)
+
+    @property
+    def compiled(self):
+        if self._compiled is None:
+            with self._lock:
+                if self._compiled is None:
+                    from numba.core import sigutils
+                    from numba.core.ccallback import CFunc
+
+                    sig = sigutils.normalize_signature(self.sig)
+                    c = CFunc(self.py_func, sig, locals={}, options={"nopython": True})
+                    c.enable_caching()
+                    portable(c).compile()
+                    self._compiled = c
+        return self._compiled
+
+    @property
+    def address(self) -> int:
+        return self.compiled.address
+
+
+def lazy_cfunc(sig):
+    """``@cfunc(sig, cache=True)`` compiled on first use of ``.address`` (see :class:`LazyCFunc`)."""
+    return lambda fn: LazyCFunc(sig, fn)
+
+
 # C signature shared by the firewalled kernels: (state*, n_state, rom*, n_rom, fb*, fb_row, flag) -> int64
 KERNEL_SIG = _types.int64(_types.CPointer(_types.int64), _types.int64, _types.CPointer(_types.uint8),
                           _types.int64, _types.CPointer(_types.uint8), _types.int64, _types.int64)
@@ -365,6 +455,12 @@ call_kernel = _pointer_caller(KERNEL_SIG, "call_kernel", "Call a ``KERNEL_SIG`` 
 # State-only kernels: (state*, n_state, arg) -> int64
 STATE_SIG = _types.int64(_types.CPointer(_types.int64), _types.int64, _types.int64)
 call_state_kernel = _pointer_caller(STATE_SIG, "call_state_kernel", "Call a ``STATE_SIG`` C callback at ``fnaddr``.")
+
+# A game's mode selection: (state*, n_state, rom*, n_rom, fb*, fb_row, rng*, n_rng, mode) -> int64
+MODE_SIG = _types.int64(_types.CPointer(_types.int64), _types.int64, _types.CPointer(_types.uint8), _types.int64,
+                        _types.CPointer(_types.uint8), _types.int64, _types.CPointer(_types.int64), _types.int64,
+                        _types.int64)
+call_mode_kernel = _pointer_caller(MODE_SIG, "call_mode_kernel", "Call a ``MODE_SIG`` C callback at ``fnaddr``.")
 
 # Device accesses from the CPU loop: (state*, rom*, n_rom, fb*, request) -> int64. A call from the loop with
 # numba's own convention passes every array as its exploded struct (26 words pushed per TIA write, a

@@ -13,11 +13,11 @@ to repeat in every case that uses them.
 from __future__ import annotations
 
 import numpy as np
-from numba import carray, cfunc
+from numba import carray
 
 from . import opcodes as oc
-from ._jit import DEVICE_SIG, call_device, jit, ptr_i64, ptr_u8
-from .bus import S_FLAT64K, access_inline, peek as bus_peek
+from ._jit import DEVICE_SIG, call_device, jit, lazy_cfunc, ptr_i64, ptr_u8
+from .bus import S_FLAT64K, access_inline
 from .carts import S_2K, S_4K
 from .layout import (A, X, Y, SP, PC, FN, FV, FB, FD, FI, FNZ, FC, EXEC, LAST_READ, CYC, DBUS, RAM0, C_SCHEME,
                      C_PAGE, FN_DEVICE, FN_TIA_UNDRAWN, N_STATE, FB_SIZE, R_TIMER, R_SHIFT, R_SETCYC, AUD_ON,
@@ -53,7 +53,7 @@ _REQ_DRAW = 1 << 16
 _REQ_WRITE = 1 << 17
 
 
-@cfunc(DEVICE_SIG, cache=True, nopython=True)
+@lazy_cfunc(DEVICE_SIG)
 def _device_c(sp, rp, nr, fp, request):
     """A bus access through the full decode: ``request`` = address | draw << 16 | write << 17 | value << 24."""
     s = carray(sp, (N_STATE,))
@@ -63,7 +63,7 @@ def _device_c(sp, rp, nr, fp, request):
                          (request & _REQ_DRAW) != 0)
 
 
-@cfunc(DEVICE_SIG, cache=True, nopython=True)
+@lazy_cfunc(DEVICE_SIG)
 def _tia_write_undrawn_c(sp, rp, nr, fp, request):
     """A TIA write on an undrawn frame (``request`` = address | value << 24): the device path without
     the address decode, and with every drawing branch compiled out."""
@@ -359,8 +359,10 @@ def cpu_reset(s, rom, fb):
     s[FNZ] = 1
     s[FC] = 0
     s[LAST_READ] = 1
-    lo = bus_peek(s, rom, fb, 0xFFFC, True)
-    hi = bus_peek(s, rom, fb, 0xFFFD, True)
+    # through the device kernel: a call into the bus module would compile the whole decode (and the TIA)
+    # into the reset once more
+    lo = _device(s, rom, fb, 0xFFFC | _REQ_DRAW)
+    hi = _device(s, rom, fb, 0xFFFD | _REQ_DRAW)
     s[PC] = lo | (hi << 8)
 
 

@@ -10,7 +10,7 @@ import time
 
 import numpy as np
 
-from . import ale_core, games, observe
+from . import ale_core, games, machine, observe
 from .console import _SNAP_SHAPE, Console, State, StateError
 from .games.base import ACTION_MEANINGS, ALL_ACTIONS, G_SCORE, G_TERMINAL
 from .layout import (AUD_N, AUD_ON, E_DIFF, E_EPFRAME, E_FRAME, E_FRAMESKIP, E_GAME, E_LAST_ACT, E_LAST_DELTA,
@@ -70,6 +70,7 @@ class Env:
         self.full_action_space = full_action_space
         s = self.console.s
         s[E_GAME] = reg[0] if reg else -1
+        machine.install_kernels(s)  # this game's rules: compiled (or loaded) now, on first use
         s[E_PAL] = 1 if self.console.pal else 0
         props = self.info.props
         s[E_USE_PADDLES] = 1 if "PADDLES" in (props.controller_left, props.controller_right) else 0

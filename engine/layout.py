@@ -226,9 +226,11 @@ FN_SYSTEM_RESET = _alloc("kernel_system_reset")
 FN_GAME_STEP = _alloc("kernel_game_step")
 FN_GAME_RESET = _alloc("kernel_game_reset")
 FN_GAME_LIVES = _alloc("kernel_game_lives")
+FN_GAME_SET_MODE = _alloc("kernel_game_set_mode")  # 0 for a game without modes
 FN_DEVICE = _alloc("kernel_device_access")      # the CPU's TIA/RIOT/cartridge-device accesses (cpu.py)
 FN_TIA_UNDRAWN = _alloc("kernel_tia_write_undrawn")  # its TIA writes on undrawn frames, drawing compiled out
-FN_FIRST, FN_LAST = FN_RUN_FRAME, FN_TIA_UNDRAWN + 1
+FN_EXECUTE = _alloc("kernel_execute")            # the 6502 loop for one frame (machine.py)
+FN_FIRST, FN_LAST = FN_RUN_FRAME, FN_EXECUTE + 1
 # Derived, not state: each object's coverage of a line (tia._undrawn_collisions) keyed by the inputs it
 # was built from, reused while they stay the same (P0, P1, M0, M1, BL, PF) — valid whatever was restored.
 CV_KEY = _alloc("cover_cache_key", 6)

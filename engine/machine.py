@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from numba import carray, cfunc
+from numba import carray
 
-from ._jit import KERNEL_SIG, call_kernel, jit, ptr_i64, ptr_u8
+from ._jit import KERNEL_SIG, call_kernel, jit, lazy_cfunc, ptr_i64, ptr_u8
 from .cart_bus import cart_cycles_reset, cart_reset
 from .carts import S_DPC
 from .cpu import _device_c, _tia_write_undrawn_c, cpu_reset, execute
@@ -20,8 +20,8 @@ from .layout import (
     T_COLUBK, T_COLUPF, T_COLUP0, T_COLUP1,
     IN_SWCHA, IN_SWITCHES, IN_FIRE, IN_RES, CFG_CTRL, CFG_PLAYER, CFG_SWAPPADDLES,
     EV_J_UP, EV_J_DOWN, EV_J_LEFT, EV_J_RIGHT, EV_J_FIRE, EV_P_FIRE, EV_P_RES, EV_RESET, EV_SELECT,
-    EV_DIFF_A, EV_DIFF_B, EV_COLOR, EV_BW, EV_FIRST, EV_LAST, N_STATE, FB_SIZE, FN_RUN_FRAME, FN_SYSTEM_RESET,
-    FN_DEVICE, FN_TIA_UNDRAWN,
+    EV_DIFF_A, EV_DIFF_B, EV_COLOR, EV_BW, EV_FIRST, EV_LAST, E_GAME, N_STATE, FB_SIZE, FN_RUN_FRAME, FN_SYSTEM_RESET,
+    FN_DEVICE, FN_TIA_UNDRAWN, FN_EXECUTE,
 )
 from .riot import riot_cycles_reset, riot_reset
 from .rng import mt_next, mt_seed
@@ -36,18 +36,20 @@ CTRL_PADDLES = 1
 def new_state() -> np.ndarray:
     s = np.zeros(N_STATE, dtype=np.int64)
     s[C_PAGE:C_PAGE + 64] = -1  # no directly readable ROM pages until a cartridge maps them
+    s[E_GAME] = -1  # no game's rules until an environment names its game (and installs them)
     install_kernels(s)
     return s
 
 
 def install_kernels(s: np.ndarray) -> None:
-    """Point a state at this process's compiled kernels (after creating or restoring it)."""
+    """Point a state at this process's compiled kernels (after creating it, or naming its game)."""
     from .games import _dispatch  # the rules' kernels (imported late: games depend on this module)
 
     s[FN_RUN_FRAME] = _run_frame_c.address
     s[FN_SYSTEM_RESET] = _system_reset_c.address
     s[FN_DEVICE] = _device_c.address
     s[FN_TIA_UNDRAWN] = _tia_write_undrawn_c.address
+    s[FN_EXECUTE] = _execute_c.address
     _dispatch.install_kernels(s)
 
 
@@ -99,7 +101,8 @@ def _run_frame_impl(s, rom, fb, draw):
         _start_frame(s)
     s[T_PARTIAL] = 1
     s[DEFER_CLK] = -(1 << 40)
-    execute(s, rom, fb, INSTRUCTIONS_PER_FRAME, draw)
+    call_kernel(s[FN_EXECUTE], ptr_i64(s.ctypes.data), s.shape[0], ptr_u8(rom.ctypes.data), rom.shape[0],
+                ptr_u8(fb.ctypes.data), fb.shape[1], 1 if draw else 0)
     if s[DEFER_CLK] > s[T_LASTUPD]:
         update_frame(s, fb, s[DEFER_CLK], draw)  # as the writes the CPU stored itself would have drawn
     if s[ACC_OBJS]:
@@ -116,15 +119,30 @@ def _run_frame_impl(s, rom, fb, draw):
     return True
 
 
-@cfunc(KERNEL_SIG, cache=True, nopython=True)
+# The 6502 loop is a callback of its own: numba optimises a function again in every library that links
+# it, so called directly from the frame kernel (itself linked into its callback) the loop, the biggest
+# function by far, would be optimised three times on a first start instead of twice.
+@lazy_cfunc(KERNEL_SIG)
+def _execute_c(sp, ns, rp, nr, fp, nf, flag):
+    return execute(carray(sp, (ns,)), carray(rp, (nr,)), carray(fp, (3, nf)), INSTRUCTIONS_PER_FRAME, flag != 0)
+
+
+@lazy_cfunc(KERNEL_SIG)
 def _run_frame_c(sp, ns, rp, nr, fp, nf, flag):
     return 1 if _run_frame_impl(carray(sp, (ns,)), carray(rp, (nr,)), carray(fp, (3, nf)), flag != 0) else 0
 
 
-@cfunc(KERNEL_SIG, cache=True, nopython=True)
+@lazy_cfunc(KERNEL_SIG)
 def _system_reset_c(sp, ns, rp, nr, fp, nf, flag):
     _system_reset_impl(carray(sp, (ns,)), carray(rp, (nr,)), carray(fp, (3, nf)), flag != 0)
     return 0
+
+
+def core_kernels() -> tuple[tuple[str, object], ...]:
+    """The emulator's compiled parts in the order a first use needs them, each with what it is (a splash or
+    ``arcade-lab warm`` shows them as they compile): ``.address`` compiles or loads one."""
+    return (("the bus and the TIA", _device_c), ("the TIA's unseen frames", _tia_write_undrawn_c),
+            ("the 6502", _execute_c), ("the frame loop", _run_frame_c), ("the console's reset", _system_reset_c))
 
 
 @jit

@@ -16,10 +16,9 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
-from numba import njit
 
 from . import ale_core
-from ._jit import fetch_add
+from ._jit import fetch_add, jit
 from .env import Env, paddle_delta
 from .observe import rgb_into
 from .layout import E_EPFRAME, E_FRAME, RAM0, T_FBCUR
@@ -55,7 +54,7 @@ def gray_pairs(gray_lut: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(gray_lut[pairs]).reshape(-1).view(np.uint16)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit
 def _step_one(i, S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, lives, frames, obs, obs_kind,
               height, rgb_lut, gray_lut, SNAP, RSNAP, drawall):
     s = S[i]
@@ -85,7 +84,7 @@ def _step_one(i, S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, l
     _write_obs(s, fb, obs, i, obs_kind, height, rgb_lut, gray_lut)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit
 def _queue(done, order):
     """Environments in the order threads take them: resets (~70 frames each, a step is 4) first."""
     k = 0
@@ -96,7 +95,7 @@ def _queue(done, order):
                 k += 1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit
 def _work(S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, lives, frames, obs, obs_kind,
           height, rgb_lut, gray_lut, SNAP, RSNAP, drawall, order, counter, resets_only):
     # Every thread runs this loop, taking the next environment from a shared counter when it is free:
@@ -114,7 +113,7 @@ def _work(S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, lives, f
                   obs_kind, height, rgb_lut, gray_lut, SNAP, RSNAP, drawall)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit
 def _write_obs(s, fb, obs, i, obs_kind, height, rgb_lut, gray_lut):
     if obs_kind == OBS_RAM:
         for k in range(128):
