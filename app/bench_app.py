@@ -24,7 +24,7 @@ def _startup_probe(game: str) -> float:
         "from PySide6.QtCore import QSettings\n"
         "import tempfile, os\n"
         "app = QApplication(sys.argv[:1]); app.setProperty('quiet_errors', True)\n"
-        "from app.window import MainWindow\n"
+        "from arcade_lab.app.window import MainWindow\n"
         "st = QSettings(os.path.join(tempfile.mkdtemp(), 's.ini'), QSettings.Format.IniFormat)\n"
         "w = MainWindow(audio=False, settings=st, thumbnails=False)\n"
         f"w.open_game({game!r}); w.show()\n"
