@@ -29,9 +29,16 @@ from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
 import numpy as np
-from scipy import stats
 
 REFERENCE_FILE = Path(__file__).resolve().parents[2] / "resources" / "reference_scores.csv"
+
+
+def _stats():
+    """scipy.stats, imported when a statistic first needs it: the import takes a third of a second or more
+    with the GIL held, and the app's Scores dock normalises scores with this module on its GUI thread."""
+    from scipy import stats
+
+    return stats
 
 
 # -- normalisation ------------------------------------------------------------------------------------
@@ -129,7 +136,7 @@ def iqm(matrix) -> float:
     """Interquartile mean of all run × game scores: scipy's trim_mean, 25% cut on each side."""
     x = np.asarray(matrix, float).ravel()
     x = x[~np.isnan(x)]
-    return float(stats.trim_mean(x, 0.25)) if x.size else float("nan")
+    return float(_stats().trim_mean(x, 0.25)) if x.size else float("nan")
 
 
 def optimality_gap(matrix, gamma: float = 1.0) -> float:
@@ -147,7 +154,7 @@ AGGREGATES: dict[str, Callable] = {"median": aggregate_median, "iqm": iqm, "mean
 _VECTORISED = {
     aggregate_mean: lambda b: b.mean(axis=1).mean(axis=1),
     aggregate_median: lambda b: np.median(b.mean(axis=1), axis=1),
-    iqm: lambda b: stats.trim_mean(b.reshape(len(b), -1), 0.25, axis=1),
+    iqm: lambda b: _stats().trim_mean(b.reshape(len(b), -1), 0.25, axis=1),
     optimality_gap: lambda b: 1.0 - np.minimum(b, 1.0).reshape(len(b), -1).mean(axis=1),
 }
 
@@ -309,7 +316,7 @@ def welch(a, b) -> tuple[float, float]:
     with warnings.catch_warnings():
         # one constant sample makes scipy warn about precision; the Welch statistic is still well defined
         warnings.simplefilter("ignore", RuntimeWarning)
-        r = stats.ttest_ind(a, b, equal_var=False)
+        r = _stats().ttest_ind(a, b, equal_var=False)
     return float(r.statistic), float(r.pvalue)
 
 
@@ -371,7 +378,7 @@ def anova(groups: Sequence[Sequence[float]]) -> tuple[float, float, float]:
     if ss_w == 0:
         return (math.inf, 0.0, eta2) if ss_b > 0 else (float("nan"), 1.0, eta2)
     f = (ss_b / df_b) / (ss_w / df_w)
-    return float(f), float(stats.f.sf(f, df_b, df_w)), eta2
+    return float(f), float(_stats().f.sf(f, df_b, df_w)), eta2
 
 
 def benjamini_hochberg(p) -> np.ndarray:
