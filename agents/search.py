@@ -14,6 +14,10 @@ Anytime search (the app's "keep real time"): ``decide(deadline=...)`` searches u
 short chunks of simulations per tree until the deadline; BFS sizes its frame budget from its measured
 emulation speed. Only the app sets deadlines (:attr:`_Planner.next_deadline`); evaluation runs always
 use exact budgets, which stay reproducible.
+
+``decide(source=...)`` searches from another position than the agent's env: any object with the env's
+``console`` (``s``, ``rom``, ``fb``), ``rng`` and ``frames_per_act``. The app searches ahead this way, from
+a copy holding the state the next decision will see, on a thread of its own while the real frames play.
 """
 from __future__ import annotations
 
@@ -479,10 +483,11 @@ class UCTAgent(_Planner):
                     visits[j], value[j], same[j] = v, (total / v if v else np.nan), i
         return {"actions": list(self.actions), "visits": visits, "value": value, "same_as": same}
 
-    def _search(self, w: int, s, rom, acts, steps, erng, deadline: float | None = None) -> None:
+    def _search(self, w: int, s, rom, acts, steps, erng, deadline: float | None = None, fb=None) -> None:
         tree = self.trees[w]
         tree.ctr[C_FRAMES] = 0
-        tree.fb[:] = self.env.console.fb  # the search runs on a copy of everything the machine may read
+        # the search runs on a copy of everything the machine may read
+        tree.fb[:] = self.env.console.fb if fb is None else fb
         c = tree.child_for(self._chosen) if (self.reuse and self._has_tree and self._chosen >= 0) else -1
         # the machine state only: the slots after N_SNAPSHOT are this process's caches (the search's
         # undrawn frames fill some that the env's drawn frame leaves alone)
@@ -530,12 +535,13 @@ class UCTAgent(_Planner):
                 break                     # simulations would only repeat the same backups
         return sims
 
-    def decide(self, deadline: float | None = None) -> int:
+    def decide(self, deadline: float | None = None, source=None) -> int:
         """The most visited root action after the exact budget (``simulations``, split over the trees), or,
-        with ``deadline`` (a ``time.perf_counter()`` time), after searching every tree until then."""
+        with ``deadline`` (a ``time.perf_counter()`` time), after searching every tree until then.
+        ``source``: search from that env-like position instead of the agent's env (see the module notes)."""
         import threading
 
-        env = self.env
+        env = self.env if source is None else source
         s = env.console.s
         t0 = time.perf_counter()
         steps = max(1, self.depth_frames // env.frames_per_act)
@@ -546,7 +552,7 @@ class UCTAgent(_Planner):
 
         def run(w):
             try:
-                self._search(w, s, env.console.rom, acts, steps, erng, deadline)
+                self._search(w, s, env.console.rom, acts, steps, erng, deadline, env.console.fb)
             except BaseException as e:  # noqa: BLE001 -- re-raised on the calling thread
                 errors.append(e)
 
@@ -596,12 +602,12 @@ class BFSAgent(_Planner):
     def _child_value(self, c) -> float:
         return float(self.vals[c, V_VALUE])
 
-    def decide(self, deadline: float | None = None) -> int:
+    def decide(self, deadline: float | None = None, source=None) -> int:
         """The best root action after the exact frame budget, or, with ``deadline`` (a
         ``time.perf_counter()`` time), after as many frames (at most the budget) as this agent's measured
         emulation speed fits before it: a breadth-first search only has values once it stops, so it cannot
-        be cut off by the clock and must be sized up front."""
-        env = self.env
+        be cut off by the clock and must be sized up front. ``source``: as for UCT."""
+        env = self.env if source is None else source
         t0 = time.perf_counter()
         budget = self.frames
         if deadline is not None:

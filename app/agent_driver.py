@@ -16,6 +16,18 @@ margin for emulating and publishing those frames, and searches until then (anyti
 :mod:`agents.search`); the worker lets the period's frames catch up after the thinking frame instead of
 resynchronising. The margin adapts: a period that ends late widens it, one that ends early narrows it.
 
+Search ahead (with keep real time, for planners whose ``decide`` takes a ``source``): once decision k is
+taken, decision k+1's search starts at once on a thread of its own, from the state the console will be in
+then (:mod:`app.search_ahead`), and runs while decision k's frames play at the console's pace; decision
+k+1 takes its result when the console is in the predicted state, so the worker never waits for a search
+and the view moves every frame. When it is not (the first decision of an episode or of an agent segment
+after a person played, a state load, rewind), the decision searches from the real state during its own
+frame's period only, and the searches ahead resume from there.
+
+Thoughts: every decision's thoughts (the planner's root visits and values, a learner's Q-values) go to a
+:class:`~agents.thought_log.ThoughtLog` with the trace position where its action starts; the stored
+episode keeps it, so its replay shows them.
+
 Episodes: one starts at attach (or when a human presses RESET after game over) and ends at game over;
 one cut short by a detach is stored abandoned (``ended_by="detached"``), never counted.
 Every frame's action is recorded (frameskip 1, sticky 0), with the start state, so the record replays
@@ -32,13 +44,16 @@ from collections import deque
 import numpy as np
 
 from arcade_lab.agents.base import EpisodeRecord, Observation
+from arcade_lab.agents.thought_log import ThoughtLog, blob
 from arcade_lab.engine import ale_core
 
+from .search_ahead import AheadSearch, can_search_ahead
 from .session import InputFrame
 
 PROTOCOL = "free"           # app episodes: free play rules, no frame cap, no sticky actions
 DEFAULT_FRAMES_PER_ACTION = 5  # the paper's decision period for learners and planners
 MARGIN_TARGET_S = 0.002        # keep real time: how early a decision period's last frame should end
+AHEAD_MARGIN_S = 0.002         # search ahead: how early a search should end before its decision is due
 RECENT_DECISIONS = 20          # the window of the shown search effort per decision
 
 
@@ -69,7 +84,8 @@ class AgentDriver:
     that the agent played at least one frame of (pure human episodes are the sessions recorder's job)."""
 
     def __init__(self, agent, *, frames_per_action: int | None = None, human: str = "human:player",
-                 store=None, keep_playing: bool = True, seed: int = 0, keep_real_time: bool = False):
+                 store=None, keep_playing: bool = True, seed: int = 0, keep_real_time: bool = False,
+                 search_ahead: bool = True):
         self.agent = agent
         self.name = f"agent:{getattr(agent, 'name', type(agent).__name__)}"
         fpa = frames_per_action or getattr(agent, "frames_per_action", None) or DEFAULT_FRAMES_PER_ACTION
@@ -118,6 +134,14 @@ class AgentDriver:
         self.margin_s = 0.2 * self.frames_per_action / 60.0
         self._period_end: float | None = None     # when the current decision period's frames are due
         self._catch_up_saved = 1
+        self._period_frames = self.frames_per_action  # the frames a searching decision's deadline covers
+        # search ahead (keep real time only): the next decision's search, running while this one's frames play
+        self.search_ahead = self.keep_real_time and bool(search_ahead) and can_search_ahead(agent)
+        self._ahead: AheadSearch | None = None
+        self.ahead_margin_s = AHEAD_MARGIN_S
+        self.ahead_used = 0                        # decisions that took a search ahead's result
+        self.ahead_missed = 0                      # ... that found the console elsewhere than predicted
+        self._log: ThoughtLog | None = None        # the episode's per-decision thoughts
         # search effort of recent decisions: simulations (UCT) or emulated frames (BFS)
         self.search_unit = "simulations" if hasattr(agent, "last_sims") else "frames"
         self._effort: deque = deque(maxlen=RECENT_DECISIONS)
@@ -151,6 +175,9 @@ class AgentDriver:
             return
         self.worker = None  # from now on sample() passes the human's input through
         self.abort_decision()
+        ah, self._ahead = self._ahead, None
+        if ah is not None:
+            ah.cancel(clear_abort=False)   # (the abort above ended it; the agent is done with)
         if isinstance(w.input, ControlledInput) and w.input.driver is self:
             w.input = self._orig_input
         try:
@@ -215,6 +242,7 @@ class AgentDriver:
         self._trace = []
         self._segments = []
         self._reward_acc = 0.0
+        self._log = ThoughtLog()
         self._score = 0.0
         self._last_score = sess.score
         self._lives0 = sess.lives
@@ -244,6 +272,7 @@ class AgentDriver:
                 self._since_decision = 0
             self.controller = who
         if who == "human":
+            self._drop_ahead()  # the person plays other frames than the search ahead assumed
             self._trace.append(human.action)
             return human
         if self._since_decision % self.frames_per_action == 0:
@@ -254,8 +283,30 @@ class AgentDriver:
 
     def _decide(self, sess) -> None:
         sess.env.frames_per_act = self.frames_per_action  # planners simulate one decision as this many frames
-        obs = self._observation(sess)
         t0 = time.perf_counter()
+        ahead = self._ahead_result(sess)
+        obs = None
+        if ahead is not None:
+            a, dt = ahead
+        else:
+            obs = self._observation(sess)
+            a = self._decide_now(sess, obs, t0)
+            dt = time.perf_counter() - t0
+        self._reward_acc = 0.0
+        self._action = int(a)
+        self._note_effort()
+        thought = self._thought(dt)   # (before the next search ahead moves the planner's tree on)
+        overlay = None
+        if self.overlay:
+            overlay = self._overlay(obs if obs is not None else self._observation(sess))
+        with self._lock:
+            self.thought = thought
+            self.overlay_data = overlay
+            self.decisions += 1
+        self._start_ahead(sess)
+
+    def _decide_now(self, sess, obs, t0: float) -> int:
+        """The agent decides from the real state, on this thread."""
         self._give_deadline(sess, t0)
         self._deciding = True
         try:
@@ -270,16 +321,54 @@ class AgentDriver:
             a = 0
         finally:
             self._deciding = False
-        self._reward_acc = 0.0
-        self._action = int(a)
-        dt = time.perf_counter() - t0
-        self._note_effort()
-        thought = self._thought(dt)
-        overlay = self._overlay(obs) if self.overlay else None
-        with self._lock:
-            self.thought = thought
-            self.overlay_data = overlay
-            self.decisions += 1
+        return a
+
+    # -- search ahead (worker thread) -------------------------------------------------------------------
+    def _ahead_ok(self) -> bool:
+        w = self.worker
+        return self.search_ahead and w is not None and not w.unthrottled and self._want_agent
+
+    def _start_ahead(self, sess) -> None:
+        """Begin the next decision's search from the state this decision's frames will lead to. It must end
+        when that decision's frame is due: ``frames_per_action`` periods after this decision's."""
+        if not self._ahead_ok() or not self._agent_begun or sess.game_over:
+            return
+        w = self.worker
+        period = 1.0 / (sess.frame_rate * w.speed)
+        now = time.perf_counter()
+        # as in _give_deadline: within the catch-up allowance the schedule holds, later it restarts from now
+        due = w.frame_due if 0.0 <= now - w.frame_due < w.catch_up_frames * period else now
+        deadline = due + self.frames_per_action * period - self.ahead_margin_s
+        self._ahead = AheadSearch(self.agent, sess.env, action_input(self._action), self.frames_per_action,
+                                  deadline, color=getattr(sess, "color", True))
+
+    def _ahead_result(self, sess) -> tuple[int, float] | None:
+        """(action, seconds) of the search ahead when it searched from the state the console is in; None:
+        decide now."""
+        ah, self._ahead = self._ahead, None
+        if ah is None:
+            return None
+        if not (self._ahead_ok() and self._agent_begun):
+            ah.cancel()
+            return None
+        ah.finish()
+        # steer the margin so that the search ends just before its decision frame is due (a frame the
+        # worker plays late for other reasons is not the search's doing)
+        late = ah.ended - self.worker.frame_due + MARGIN_TARGET_S / 2
+        hi = 0.3 * self.frames_per_action / 60.0
+        self.ahead_margin_s = min(hi, max(0.0005, self.ahead_margin_s + (0.5 if late > 0 else 0.1) * late))
+        if ah.error is not None:
+            self.errors.append(f"{self.name}: {type(ah.error).__name__}: {ah.error}")
+        if ah.matches(sess.env):
+            self.ahead_used += 1
+            return ah.action, ah.seconds
+        self.ahead_missed += 1
+        return None
+
+    def _drop_ahead(self) -> None:
+        ah, self._ahead = self._ahead, None
+        if ah is not None:
+            ah.cancel()
 
     def _give_deadline(self, sess, now: float) -> None:
         """Keep real time: the decision may search until its period's frames are due, less the margin.
@@ -292,13 +381,16 @@ class AgentDriver:
         # a frame late within the catch-up allowance still ends its period on schedule (a shorter search
         # makes up the delay); later than that the worker resynchronises, and the period counts from now
         due = w.frame_due if 0.0 <= now - w.frame_due < w.catch_up_frames * period else now
-        self._period_end = due + self.frames_per_action * period
+        # searching ahead, a decision from the real state takes its own frame's period only: the view
+        # keeps moving, and the next decision's search ahead gets the rest of the decision period
+        self._period_frames = 1 if self.search_ahead else self.frames_per_action
+        self._period_end = due + self._period_frames * period
         self.agent.next_deadline = self._period_end - self.margin_s
 
     def _end_of_period(self, now: float) -> None:
         """The decision period's last frame is done: steer the margin so the next one ends just in time."""
         late = now - self._period_end + MARGIN_TARGET_S
-        hi = 0.6 * self.frames_per_action / 60.0
+        hi = 0.6 * self._period_frames / 60.0
         self.margin_s = min(hi, max(0.001, self.margin_s + (0.5 if late > 0 else 0.1) * late))
         self._period_end = None
 
@@ -321,10 +413,14 @@ class AgentDriver:
         return self.behind_s * (sess.frame_rate if sess is not None else 60.0)
 
     def _thought(self, dt: float) -> dict:
+        """What the view shows of the decision just taken; it joins the episode's thought log at the trace
+        position where its action starts."""
         ag = self.agent
         t = {"agent": self.name, "chosen": self._action, "actions": list(getattr(ag, "actions", [])),
              "seconds": dt, "decision": self.decisions + 1}
         shown = ag.thoughts() if callable(getattr(ag, "thoughts", None)) else None  # (Agent protocol: optional)
+        if self._log is not None:
+            self._log.add(shown, self._action, dt, at=len(self._trace))
         if shown is None:
             t["kind"] = "none"
         elif shown.kind == "plan":
@@ -376,7 +472,7 @@ class AgentDriver:
         self._reward_acc += r
         self._frames += 1
         self._account_time(sess)
-        if self._period_end is not None and self._since_decision >= self.frames_per_action:
+        if self._period_end is not None and self._since_decision >= self._period_frames:
             self._end_of_period(time.perf_counter())
         if sess.game_over:
             self._end_episode(sess, "game_over")
@@ -402,6 +498,7 @@ class AgentDriver:
 
     def _end_episode(self, sess, ended_by: str) -> None:
         self._ep_active = False
+        self._drop_ahead()
         if self._agent_begun and self.controller == "agent":
             try:
                 self.agent.end_episode(self._reward_acc)
@@ -431,7 +528,7 @@ class AgentDriver:
             frames=len(self._trace), steps=len(self._trace), lives_lost=max(0, self._lives0 - sess.lives),
             wall_time=time.perf_counter() - self._t0, ended_by=ended_by, frameskip=1,
             actions=np.asarray(self._trace, np.uint8), start_state=self._start_state,
-            controllers="" if single else json.dumps(self._segments),
+            controllers="" if single else json.dumps(self._segments), thoughts=blob(self._log),
             extra={"frames_per_action": self.frames_per_action, "app": True})
 
     # -- GUI reads --------------------------------------------------------------------------------------
