@@ -151,3 +151,14 @@ def test_a_person_taking_over_ends_the_search_ahead(tmp_path, ahead):
     worker.play(12)
     assert d.ahead_missed == 0 and (d.ahead_used > 0) == ahead
     d.uninstall()
+
+
+def test_bfs_searches_ahead_too(tmp_path):
+    sess = PlaySession("breakout")
+    worker = _Worker(sess)
+    d = AgentDriver(make_agent("bfs", sess.env, 0, frames=3000), frames_per_action=5, keep_real_time=True)
+    d.install(worker, sess)
+    worker.play(50)
+    assert d.search_ahead and d.decisions == 10 and d.ahead_used == 9 and d.ahead_missed == 0
+    assert d.effort_per_decision > 0 and not d.errors
+    d.uninstall()
