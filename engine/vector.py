@@ -128,7 +128,9 @@ def _write_obs(s, fb, obs, i, obs_kind, height, rgb_lut, gray_lut):
 
 
 class VectorEnv:
-    """N copies of one game, stepped together (ALE semantics per copy, seeds ``seed + i``)."""
+    """N copies of one game, stepped together (ALE semantics per copy, seeds ``seed + i``), without
+    preprocessing. The Gymnasium vector environment (ale-py's ``AtariVectorEnv``) is
+    ``engine.ale_vector.ArcadeLabVectorEnv``."""
 
     def __init__(self, game: str, num_envs: int, *, obs_type: str = "grayscale", frameskip: int = 4,
                  repeat_action_probability: float = 0.25, max_num_frames_per_episode: int = 108_000,
@@ -227,58 +229,13 @@ class VectorEnv:
         return self.observations(), self.rewards.copy(), self.terms.copy(), self.truncs.copy(), self.lives.copy()
 
 
-def _make_gym_vector():
-    import gymnasium
-    from gymnasium import spaces
-    from gymnasium.vector.utils import batch_space
-
-    class ArcadeLabVectorEnv(gymnasium.vector.VectorEnv):
-        """Gymnasium vector env over :class:`VectorEnv` (NEXT_STEP autoreset)."""
-
-        metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.NEXT_STEP}
-
-        def __init__(self, game: str, num_envs: int = 1, obs_type: str = "grayscale", frameskip: int = 4,
-                     repeat_action_probability: float = 0.25, max_num_frames_per_episode: int = 108_000,
-                     full_action_space: bool = False, mode: int | None = None, difficulty: int | None = None,
-                     num_threads: int = 0, **unknown):
-            if unknown:  # a silently ignored option would run an experiment other than the one asked for
-                raise TypeError(f"ArcadeLabVectorEnv got unsupported options: {', '.join(sorted(unknown))} "
-                                f"(supported: obs_type, frameskip, repeat_action_probability, "
-                                f"max_num_frames_per_episode, full_action_space, mode, difficulty, num_threads)")
-            self.vec = VectorEnv(game, num_envs, obs_type=obs_type, frameskip=frameskip,
-                                 repeat_action_probability=repeat_action_probability,
-                                 max_num_frames_per_episode=max_num_frames_per_episode,
-                                 full_action_space=full_action_space, mode=mode, difficulty=difficulty,
-                                 num_threads=num_threads)
-            self.num_envs = num_envs
-            shape = self.vec.observations().shape[1:]
-            self.single_observation_space = spaces.Box(0, 255, shape=shape, dtype=np.uint8)
-            self.single_action_space = spaces.Discrete(len(self.vec.action_set))
-            self.observation_space = batch_space(self.single_observation_space, num_envs)
-            self.action_space = batch_space(self.single_action_space, num_envs)
-
-        def reset(self, *, seed=None, options=None):
-            if seed is not None:
-                from .rng import mt_seed
-
-                for i in range(self.num_envs):
-                    mt_seed(self.vec.R[i], 0, 1, (int(seed) + i) & 0xFFFFFFFF)
-            obs = self.vec.reset()
-            return obs.copy(), {"lives": self.vec.lives.copy()}
-
-        def step(self, actions):
-            obs, r, term, trunc, lives = self.vec.step(actions)
-            return obs.copy(), r.astype(np.float64), term, trunc, {"lives": lives}
-
-        def close_extras(self, **kwargs):
-            self.vec.close()
-
-    return ArcadeLabVectorEnv
-
-
 def __getattr__(name):
+    # The Gymnasium vector environment (ale-py's AtariVectorEnv) lives in ``ale_vector``, loaded by name so
+    # that this module's compiled code does not depend on that module's source.
     if name == "ArcadeLabVectorEnv":
-        cls = _make_gym_vector()
+        import importlib
+
+        cls = importlib.import_module(f"{__package__}.ale_vector").ArcadeLabVectorEnv
         globals()[name] = cls
         return cls
     raise AttributeError(name)

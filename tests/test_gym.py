@@ -145,11 +145,11 @@ def test_vector_env_threads_change_speed_not_results():
 
 
 def test_gymnasium_vector_env_refuses_options_it_does_not_have():
-    with pytest.raises(TypeError, match="stack_num"):
-        gym.make_vec("ArcadeLab/Breakout-v5", num_envs=2, vectorization_mode="vector_entry_point", stack_num=4)
+    with pytest.raises(TypeError, match="obs_type"):
+        gym.make_vec("ArcadeLab/Breakout-v5", num_envs=2, vectorization_mode="vector_entry_point", obs_type="rgb")
     envs = gym.make_vec("ArcadeLab/Breakout-v5", num_envs=2, vectorization_mode="vector_entry_point", mode=4,
                         num_threads=2)
-    assert envs.unwrapped.vec.proto.mode == 4
+    assert envs.unwrapped.lanes.proto.mode == 4
     envs.close()
 
 

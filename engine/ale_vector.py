@@ -1,0 +1,544 @@
+"""ale-py's ``AtariVectorEnv`` (0.12.1), compiled: the same options, defaults, preprocessing, autoreset
+modes, seeding and outputs, so ``gym.make_vec("ArcadeLab/<Game>-v5", ...)`` is a drop-in for
+``gym.make_vec("ALE/<Game>-v5", ...)``.
+
+Each environment ("lane") is ALE with frame skip 1 driven the way ale-py's preprocessed environment
+drives it: an agent step plays up to ``frameskip`` frames, stopping early at game over, at the frame
+limit or (``episodic_life``) at a lost life; the last two frames it plays are kept (as grey levels or
+RGB) and max-pooled, resized by area averaging into a ring of ``stack_num`` frames. A reset is ALE's
+``reset_game``, FIRE where the game has it, then a random number of NOOPs drawn from the lane's own
+mt19937 (libstdc++'s ``uniform_int_distribution``); a seeded reset first reloads the cartridge with ALE
+seeded by that seed, as ale-py does. Their quirks are kept: a step ended early shows the frames kept
+before it, and with ``episodic_life`` a lost life resets the whole game.
+
+Frames nobody looks at write no pixels: only the two kept frames of a step draw, and a step whose kept
+frame does not start fresh, end and cover the screen window is replayed with every frame drawn (as
+``ale_core.act_observed``). Every lane's step, reset and output is one compiled call; threads take lanes
+from a shared counter as ``engine.vector`` does.
+"""
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from . import ale_core
+from ._jit import fetch_add, jit
+from .env import Env, paddle_delta
+from .layout import E_EPFRAME, E_FRAME, T_FBCUR, T_FRAMES, T_LASTUPD, T_PARTIAL, T_STOPDISP
+from .palettes import NTSC, NTSC_GRAY, PAL, PAL_GRAY
+from .preprocess import Resize, linearize, max_into, palette_into, resize_area
+from .rng import mt_next, mt_seed
+
+# P: the options every kernel reads
+P_SKIP, P_MAXPOOL, P_NOOP_MAX, P_FIRE, P_EPISODIC, P_LIFE_INFO, P_CLIP, P_MAX_STEPS, P_SAME_STEP, P_GRAY, \
+    P_RESIZE, P_RAW_N, P_HEIGHT = range(13)
+# ST: each lane's episode (PreprocessedEnv's fields)
+ST_ELAPSED, ST_OVER, ST_LIVES, ST_LOST, ST_REWARD, ST_HEAD = range(6)
+# O: the outputs per lane, as int32 rows
+O_ENV_ID, O_REWARD, O_TERM, O_TRUNC, O_LIVES, O_FRAME, O_EPFRAME = range(7)
+JOB_STEP, JOB_RESET, JOB_REPORT = range(3)
+ROW_GAP = 16  # int64 slots after each lane's rows: neighbouring lanes' writes stay off each other's cache lines
+U32 = 0xFFFFFFFF
+
+
+@jit
+def uniform_below(rng, n):
+    """libstdc++'s ``uniform_int_distribution<int>(0, n - 1)`` over mt19937 (Lemire's multiply-shift with
+    rejection; one draw when ``n`` <= 1, as there)."""
+    r = n if n > 0 else 1
+    product = mt_next(rng, 0, 1) * r
+    low = product & U32
+    if low < r:
+        threshold = ((1 << 32) - r) % r
+        while low < threshold:
+            product = mt_next(rng, 0, 1) * r
+            low = product & U32
+    return product >> 32
+
+
+@jit
+def _capture(s, fb, raw_row, P, gray_lut, rgb_lut):
+    palette_into(fb[s[T_FBCUR]], P[P_HEIGHT] * 160, P[P_GRAY] != 0, gray_lut, rgb_lut, raw_row)
+
+
+@jit
+def _process_screen(i, RAW, STACK, ST, P, rp, xdi, xsi, xal, ydi, ysi, yal, SCR):
+    """Pool the two kept frames into the first, then resize (or copy) it into the ring's next slot."""
+    raw0 = RAW[i, 0]
+    if P[P_MAXPOOL]:
+        max_into(raw0, RAW[i, 1])
+    head = ST[i, ST_HEAD]
+    dst = STACK[i, head]
+    if P[P_RESIZE]:
+        resize_area(raw0, dst, rp, xdi, xsi, xal, ydi, ysi, yal, SCR[i])
+    else:
+        for k in range(dst.shape[0]):
+            dst[k] = raw0[k]
+    ST[i, ST_HEAD] = (head + 1) % STACK.shape[1]
+
+
+@jit(inline="always")
+def _copy(dst, src):
+    for k in range(src.shape[0]):
+        dst[k] = src[k]
+
+
+@jit
+def _frame_exact(partial_before, frames_before, s):
+    """Whether a frame drawn alone is what drawing every frame gives: it started fresh, ended, and
+    covered the screen window."""
+    return partial_before == 0 and s[T_FRAMES] - frames_before == 1 and s[T_LASTUPD] >= s[T_STOPDISP]
+
+
+@jit
+def _play(s, rom, fb, r, action, delta, raw, P, gray_lut, rgb_lut, lives0, elapsed0, draw_all):
+    """Up to ``frameskip`` frames of one agent step; returns (reward, frames played, game over, life lost,
+    exact). Without ``draw_all`` only the kept frames draw; ``exact`` is False when one of them was not
+    exact (the caller replays the step drawn)."""
+    skip = P[P_SKIP]
+    reward = 0
+    elapsed = elapsed0
+    over = False
+    lost = False
+    for skip_id in range(skip, 0, -1):
+        kept = skip_id <= 2
+        partial0 = s[T_PARTIAL]
+        frames0 = s[T_FRAMES]
+        tail = ale_core.DRAW_ALL if (draw_all or kept) else 0
+        reward += ale_core.act(s, rom, fb, r, action, ale_core.PLAYER_B_NOOP, delta, 0, tail)
+        over = ale_core.is_terminal(s)
+        elapsed += 1
+        now = ale_core.lives(s)
+        lost = now < lives0 and now > 0
+        if over or elapsed >= P[P_MAX_STEPS] or (P[P_EPISODIC] != 0 and lost):
+            break
+        if kept:
+            if not draw_all and not _frame_exact(partial0, frames0, s):
+                return reward, elapsed, over, lost, False
+            _capture(s, fb, raw[skip_id - 1], P, gray_lut, rgb_lut)
+    return reward, elapsed, over, lost, True
+
+
+@jit
+def _lane_step(i, S, rom, FB, R, SNAP, RSNAP, DRAWALL, RAW, STACK, ST, ACT, DELTA, P, gray_lut, rgb_lut,
+               rp, xdi, xsi, xal, ydi, ysi, yal, SCR):
+    s = S[i]
+    r = R[i]
+    draw_all = DRAWALL[i] != 0
+    if not draw_all:
+        _copy(SNAP[i], s)
+        _copy(RSNAP[i], r)
+    reward, elapsed, over, lost, exact = _play(s, rom, FB[i], r, ACT[i], DELTA[i], RAW[i], P, gray_lut, rgb_lut,
+                                               ST[i, ST_LIVES], ST[i, ST_ELAPSED], draw_all)
+    if not exact:
+        _copy(s, SNAP[i])
+        _copy(r, RSNAP[i])
+        DRAWALL[i] = 1
+        reward, elapsed, over, lost, exact = _play(s, rom, FB[i], r, ACT[i], DELTA[i], RAW[i], P, gray_lut,
+                                                   rgb_lut, ST[i, ST_LIVES], ST[i, ST_ELAPSED], True)
+    ST[i, ST_ELAPSED] = elapsed
+    ST[i, ST_OVER] = 1 if over else 0
+    ST[i, ST_LOST] = 1 if lost else 0
+    _process_screen(i, RAW, STACK, ST, P, rp, xdi, xsi, xal, ydi, ysi, yal, SCR)
+    ST[i, ST_LIVES] = ale_core.lives(s)
+    if P[P_CLIP]:
+        reward = -1 if reward < -1 else (1 if reward > 1 else reward)
+    ST[i, ST_REWARD] = reward
+
+
+@jit
+def _lane_reset(i, S, rom, FB, R, NR, SNAP, RSNAP, DRAWALL, RAW, STACK, ST, P, gray_lut, rgb_lut,
+                rp, xdi, xsi, xal, ydi, ysi, yal, SCR):
+    """ALE's reset_game, FIRE (where the game has it), the random NOOPs, then a fresh ring."""
+    s = S[i]
+    fb = FB[i]
+    r = R[i]
+    ale_core.reset_for_observer(s, rom, fb, r, SNAP[i], RSNAP[i], DRAWALL[i] != 0)
+    fire = P[P_FIRE]
+    full = ale_core.PADDLE_DELTA
+    if fire:
+        ale_core.act(s, rom, fb, r, ale_core.FIRE, ale_core.PLAYER_B_NOOP, full, 0, ale_core.DRAW_ALL)
+    noops = uniform_below(NR[i], P[P_NOOP_MAX]) - fire
+    while noops > 0:
+        ale_core.act(s, rom, fb, r, ale_core.NOOP, ale_core.PLAYER_B_NOOP, full, 0, ale_core.DRAW_ALL)
+        if ale_core.is_terminal(s):
+            ale_core.reset_for_observer(s, rom, fb, r, SNAP[i], RSNAP[i], DRAWALL[i] != 0)
+        noops -= 1
+    STACK[i, :, :] = 0
+    ST[i, ST_HEAD] = 0
+    _capture(s, fb, RAW[i, 0], P, gray_lut, rgb_lut)
+    RAW[i, 1, :] = 0
+    _process_screen(i, RAW, STACK, ST, P, rp, xdi, xsi, xal, ydi, ysi, yal, SCR)
+    ST[i, ST_ELAPSED] = 0
+    ST[i, ST_REWARD] = 0
+    ST[i, ST_OVER] = 0
+    ST[i, ST_LIVES] = ale_core.lives(s)
+    ST[i, ST_LOST] = 0
+
+
+@jit
+def _episode_over(i, ST, P):
+    return (ST[i, ST_OVER] != 0 or ST[i, ST_ELAPSED] >= P[P_MAX_STEPS]
+            or (P[P_EPISODIC] != 0 and ST[i, ST_LOST] != 0))
+
+
+@jit
+def _report(i, slot, S, STACK, ST, P, O, OBS):
+    term = ST[i, ST_OVER] != 0 or ((P[P_LIFE_INFO] != 0 or P[P_EPISODIC] != 0) and ST[i, ST_LOST] != 0)
+    O[O_ENV_ID, slot] = i
+    O[O_REWARD, slot] = ST[i, ST_REWARD]
+    O[O_TERM, slot] = 1 if term else 0
+    O[O_TRUNC, slot] = 1 if (ST[i, ST_ELAPSED] >= P[P_MAX_STEPS] and not term) else 0
+    O[O_LIVES, slot] = ST[i, ST_LIVES]
+    O[O_FRAME, slot] = S[i, E_FRAME]
+    O[O_EPFRAME, slot] = S[i, E_EPFRAME]
+    linearize(STACK[i], ST[i, ST_HEAD], OBS[slot])
+
+
+@jit
+def _work(jobs, kinds, counter, S, rom, FB, R, NR, SNAP, RSNAP, DRAWALL, RAW, STACK, ST, ACT, DELTA, P,
+          gray_lut, rgb_lut, rp, xdi, xsi, xal, ydi, ysi, yal, SCR, O, OBS, FINAL):
+    """Every thread runs this loop, taking the next job from the shared counter. A job: step (or, in
+    NEXT_STEP mode, reset a lane whose episode is over), reset, or report a lane as it stands; the
+    lane's outputs go to its own slot."""
+    same_step = P[P_SAME_STEP] != 0
+    while True:
+        j = fetch_add(counter, 0)
+        if j >= jobs.shape[0]:
+            break
+        i = jobs[j]
+        kind = kinds[j]
+        if kind == JOB_REPORT:
+            _report(i, i, S, STACK, ST, P, O, OBS)
+        elif kind == JOB_RESET or (not same_step and _episode_over(i, ST, P)):
+            _lane_reset(i, S, rom, FB, R, NR, SNAP, RSNAP, DRAWALL, RAW, STACK, ST, P, gray_lut, rgb_lut,
+                        rp, xdi, xsi, xal, ydi, ysi, yal, SCR)
+            _report(i, i, S, STACK, ST, P, O, OBS)
+        else:
+            _lane_step(i, S, rom, FB, R, SNAP, RSNAP, DRAWALL, RAW, STACK, ST, ACT, DELTA, P, gray_lut, rgb_lut,
+                       rp, xdi, xsi, xal, ydi, ysi, yal, SCR)
+            if same_step and _episode_over(i, ST, P):
+                # the episode's last observation and outcome, then the new episode's observation
+                linearize(STACK[i], ST[i, ST_HEAD], FINAL[i])
+                _report(i, i, S, STACK, ST, P, O, OBS)
+                reward = O[O_REWARD, i]
+                term = O[O_TERM, i]
+                trunc = O[O_TRUNC, i]
+                _lane_reset(i, S, rom, FB, R, NR, SNAP, RSNAP, DRAWALL, RAW, STACK, ST, P, gray_lut, rgb_lut,
+                            rp, xdi, xsi, xal, ydi, ysi, yal, SCR)
+                _report(i, i, S, STACK, ST, P, O, OBS)
+                O[O_REWARD, i] = reward
+                O[O_TERM, i] = term
+                O[O_TRUNC, i] = trunc
+            else:
+                _report(i, i, S, STACK, ST, P, O, OBS)
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _rows(row: np.ndarray, n: int) -> np.ndarray:
+    out = np.zeros((n, row.shape[0] + ROW_GAP), dtype=row.dtype)
+    out[:, :row.shape[0]] = row
+    return out
+
+
+def _entropy_seed() -> int:
+    return int.from_bytes(os.urandom(4), "little")
+
+
+class Lanes:
+    """The arrays and the compiled stepping behind :class:`ArcadeLabVectorEnv` (no Gymnasium)."""
+
+    def __init__(self, game: str, num_envs: int, *, frameskip: int, stack_num: int, img_height: int,
+                 img_width: int, grayscale: bool, maxpool: bool, noop_max: int, use_fire_reset: bool,
+                 episodic_life: bool, life_loss_info: bool, reward_clipping: bool, max_episode_steps: int,
+                 repeat_action_probability: float, full_action_space: bool, same_step: bool,
+                 num_threads: int, mode=None, difficulty=None):
+        self._load = dict(mode=mode, difficulty=difficulty, frameskip=1,
+                          repeat_action_probability=repeat_action_probability, max_num_frames_per_episode=0,
+                          full_action_space=full_action_space)
+        self.game = game
+        proto = Env(game, seed=0, **self._load)
+        self.proto = proto
+        self.num_envs = n = num_envs
+        self.action_set = np.array(proto.legal_actions() if full_action_space else proto.minimal_actions(),
+                                   dtype=np.int64)
+        has_fire = bool(np.any(self.action_set == ale_core.FIRE))
+        self.rom = proto.console.rom
+        self.height = h = proto.console.height
+        cn = 1 if grayscale else 3
+        self.frame_shape = (img_height, img_width) if grayscale else (img_height, img_width, 3)
+        resize = (img_height, img_width) != (h, 160)
+        self.resize = Resize(h, 160, img_height, img_width, cn) if resize else Resize(h, 160, h, 160, cn)
+        self.P = np.zeros(13, dtype=np.int64)
+        self.P[[P_SKIP, P_MAXPOOL, P_NOOP_MAX, P_FIRE, P_EPISODIC, P_LIFE_INFO, P_CLIP, P_MAX_STEPS, P_SAME_STEP,
+                P_GRAY, P_RESIZE, P_RAW_N, P_HEIGHT]] = [
+            frameskip, maxpool, noop_max, use_fire_reset and has_fire, episodic_life, life_loss_info,
+            reward_clipping, max_episode_steps, same_step, grayscale, resize, h * 160 * cn, h]
+        self.S = _rows(proto.console.s, n)
+        self.FB = np.repeat(proto.console.fb[None], n, axis=0)
+        self.R = _rows(proto.rng, n)
+        self.NR = np.zeros_like(self.R)
+        for i in range(n):  # unseeded, as ale-py's lanes before a seeded reset
+            mt_seed(self.R[i], 0, 1, _entropy_seed())
+            mt_seed(self.NR[i], 0, 1, _entropy_seed())
+        self.SNAP = np.zeros_like(self.S)
+        self.RSNAP = np.zeros_like(self.R)
+        self.DRAWALL = np.zeros(n, dtype=np.int64)
+        self.RAW = np.zeros((n, 2, h * 160 * cn), dtype=np.uint8)
+        obs_size = img_height * img_width * cn
+        self.STACK = np.zeros((n, stack_num, obs_size), dtype=np.uint8)
+        self.ST = np.zeros((n, 6), dtype=np.int64)
+        self.ST[:, ST_ELAPSED] = max_episode_steps + 1  # never reset: over, as in ale-py
+        self.ACT = np.zeros(n, dtype=np.int64)
+        self.DELTA = np.full(n, paddle_delta(1.0), dtype=np.int64)
+        self.O = np.zeros((7, n), dtype=np.int32)
+        self.OBS = np.zeros((n, stack_num * obs_size), dtype=np.uint8)
+        self.FINAL = np.zeros_like(self.OBS)
+        self.SCR = self.resize.scratch(n)
+        self.gray_lut = PAL_GRAY if proto.console.pal else NTSC_GRAY
+        self.rgb_lut = PAL if proto.console.pal else NTSC
+        self._jobs = np.zeros(n, dtype=np.int64)
+        self._kinds = np.zeros(n, dtype=np.int64)
+        self._counter = np.zeros(1, dtype=np.int64)
+        self.num_threads = int(num_threads) or _cores()
+        self._pool: ThreadPoolExecutor | None = None
+
+    def reload(self, i: int, seed: int) -> None:
+        """ALE's ``setInt("random_seed", seed)`` and ``loadROM`` for lane ``i``, and its NOOP generator
+        seeded with the same value."""
+        env = Env(self.game, seed=seed & U32, **self._load)
+        s = env.console.s
+        self.S[i, :s.shape[0]] = s
+        self.FB[i] = env.console.fb
+        self.R[i, :env.rng.shape[0]] = env.rng
+        mt_seed(self.NR[i], 0, 1, seed & U32)
+
+    def run(self, kinds: np.ndarray) -> None:
+        """One job per lane (``kinds[i]`` for lane ``i``): resets first, as they cost the most."""
+        order = np.argsort(kinds != JOB_RESET, kind="stable")
+        self._jobs[:] = order
+        self._kinds[:] = kinds[order]
+        self._counter[0] = 0
+        rz = self.resize
+        args = (self._jobs, self._kinds, self._counter, self.S, self.rom, self.FB, self.R, self.NR, self.SNAP,
+                self.RSNAP, self.DRAWALL, self.RAW, self.STACK, self.ST, self.ACT, self.DELTA, self.P,
+                self.gray_lut, self.rgb_lut, rz.params, rz.xdi, rz.xsi, rz.xal, rz.ydi, rz.ysi, rz.yal,
+                self.SCR, self.O, self.OBS, self.FINAL)
+        helpers = min(self.num_threads, int(np.count_nonzero(kinds != JOB_REPORT))) - 1
+        if helpers <= 0:
+            _work(*args)
+            return
+        if self._pool is None or self._pool._max_workers < helpers:
+            if self._pool is not None:
+                self._pool.shutdown(wait=True)
+            self._pool = ThreadPoolExecutor(max(helpers, self.num_threads - 1),
+                                            thread_name_prefix="arcade-lab-vector")
+        futures = [self._pool.submit(_work, *args) for _ in range(helpers)]
+        _work(*args)
+        for f in futures:
+            f.result()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+
+
+# ale-py's continuous actions: [horizontal + 1, vertical + 1, fire] -> ALE action (= index into the full set)
+_CONTINUOUS = np.array([[[9, 17], [4, 12], [7, 15]],     # left: down, centre, up
+                        [[5, 13], [0, 1], [2, 10]],      # centre
+                        [[8, 16], [3, 11], [6, 14]]],    # right
+                       dtype=np.int64)
+
+
+def _make_gym_vector():
+    import gymnasium
+    from gymnasium import error, spaces
+    from gymnasium.vector import AutoresetMode
+    from gymnasium.vector.utils import batch_space
+
+    class ArcadeLabVectorEnv(gymnasium.vector.VectorEnv):
+        """ale-py's ``AtariVectorEnv`` over our emulator: the same arguments, defaults and outputs.
+
+        Beyond ale-py: ``mode`` and ``difficulty`` (set after every cartridge load, as the single
+        environment does). ``batch_size`` below ``num_envs`` (ale-py's asynchronous batches) is not
+        supported; ``thread_affinity_offset`` is accepted and has no effect."""
+
+        def __init__(self, game: str, num_envs: int = 1, *, batch_size: int = 0, num_threads: int = 0,
+                     thread_affinity_offset: int = -1, max_num_frames_per_episode: int = 108000,
+                     repeat_action_probability: float = 0.0, full_action_space: bool = False,
+                     continuous: bool = False, continuous_action_threshold: float = 0.5,
+                     autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP, img_height: int = 84,
+                     img_width: int = 84, grayscale: bool = True, stack_num: int = 4, frameskip: int = 4,
+                     maxpool: bool = True, noop_max: int = 30, episodic_life: bool = False,
+                     life_loss_info: bool = False, reward_clipping: bool = True, use_fire_reset: bool = True,
+                     mode: int | None = None, difficulty: int | None = None, **unknown):
+            if unknown:  # a silently ignored option would run an experiment other than the one asked for
+                raise TypeError(f"ArcadeLabVectorEnv got unsupported options: {', '.join(sorted(unknown))} "
+                                "(its options are ale-py AtariVectorEnv's, plus mode and difficulty)")
+            if type(frameskip) is not int:
+                raise error.Error(f"Invalid frameskip type: {type(frameskip)}.")
+            if frameskip <= 0:
+                raise error.Error(f"Invalid frameskip of {frameskip}, frameskip must be positive.")
+            for name, v in (("num_envs", num_envs), ("stack_num", stack_num)):
+                if not isinstance(v, (int, np.integer)) or v < 1:
+                    raise ValueError(f"{name} must be an integer >= 1, got {v!r}")
+            if batch_size not in (0, num_envs):
+                raise ValueError(f"batch_size={batch_size}: asynchronous batches (batch_size < num_envs) are "
+                                 "not supported; use 0 or num_envs")
+            if num_threads < 0:
+                raise ValueError(f"num_threads must be >= 0 (0: one per core), got {num_threads}")
+            if not isinstance(max_num_frames_per_episode, (int, np.integer)) or max_num_frames_per_episode < 1:
+                raise ValueError(f"max_num_frames_per_episode must be an integer >= 1, got "
+                                 f"{max_num_frames_per_episode!r}")
+            if not isinstance(noop_max, (int, np.integer)) or noop_max < 0:
+                raise ValueError(f"noop_max must be an integer >= 0, got {noop_max!r}")
+            self.autoreset_mode = AutoresetMode(autoreset_mode)
+            self.lanes = Lanes(game, num_envs, frameskip=frameskip, stack_num=stack_num, img_height=img_height,
+                               img_width=img_width, grayscale=grayscale, maxpool=maxpool, noop_max=noop_max,
+                               use_fire_reset=use_fire_reset, episodic_life=episodic_life,
+                               life_loss_info=life_loss_info, reward_clipping=reward_clipping,
+                               max_episode_steps=max_num_frames_per_episode,
+                               repeat_action_probability=repeat_action_probability,
+                               full_action_space=full_action_space or continuous,
+                               same_step=self.autoreset_mode == AutoresetMode.SAME_STEP,
+                               num_threads=num_threads, mode=mode, difficulty=difficulty)
+            self.num_envs = self.batch_size = num_envs
+            self.continuous = continuous
+            self.continuous_action_threshold = continuous_action_threshold
+            self.grayscale = grayscale
+            self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
+            self._obs_shape = (num_envs, stack_num, *self.lanes.frame_shape)
+            self.single_observation_space = spaces.Box(0, 255, shape=self._obs_shape[1:], dtype=np.uint8)
+            if continuous:
+                self.single_action_space = spaces.Box(low=np.array([0.0, -np.pi, 0.0], np.float32),
+                                                      high=np.array([1.0, np.pi, 1.0], np.float32),
+                                                      dtype=np.float32, shape=(3,))
+            else:
+                self.single_action_space = spaces.Discrete(len(self.lanes.action_set))
+            self.observation_space = batch_space(self.single_observation_space, num_envs)
+            self.action_space = batch_space(self.single_action_space, num_envs)
+            self._reset_once = False
+            self._pending = None
+
+        # -- ale-py's interface ------------------------------------------------------------------------
+        def reset(self, *, seed: int | np.ndarray | None = None, options: dict | None = None):
+            n = self.num_envs
+            if options is None or "reset_mask" not in options:
+                idx = np.arange(n)
+            else:
+                mask = options["reset_mask"]
+                if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_:
+                    raise TypeError(f"`reset_mask` must be a boolean numpy array, got {type(mask)} with dtype "
+                                    f"{getattr(mask, 'dtype', None)}")
+                if mask.shape != (n,):
+                    raise ValueError(f"`reset_mask` must have shape {(n,)}, got {mask.shape}")
+                (idx,) = np.where(mask)
+                if len(idx) != n and not self._reset_once:
+                    raise RuntimeError(f"The first reset() must reset every environment (got {len(idx)} of {n})")
+            if seed is None:
+                seeds = np.full(len(idx), -1)
+            elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+                seeds = np.arange(int(seed), int(seed) + len(idx))
+            elif isinstance(seed, np.ndarray):
+                if seed.shape != (len(idx),):
+                    raise ValueError(f"`seed` must have one entry per sub-environment being reset, expected "
+                                     f"shape {(len(idx),)}, got {seed.shape}")
+                seeds = seed
+            else:
+                raise TypeError("Unsupported seed type")
+            self._reset_once = True
+            lanes = self.lanes
+            for i, s in zip(idx.tolist(), np.asarray(seeds).astype(np.int64).tolist()):
+                if s >= 0:  # ale-py: a negative seed leaves the lane's generators as they are
+                    lanes.reload(i, s)
+            kinds = np.full(n, JOB_REPORT, dtype=np.int64)
+            kinds[idx] = JOB_RESET
+            lanes.run(kinds)
+            obs, *_, info = self._outputs(final=False)
+            return obs, info
+
+        def step(self, actions):
+            self.send(actions)
+            return self.recv()
+
+        def send(self, actions) -> None:
+            """Queue one action per environment (ale-py's asynchronous half of ``step``)."""
+            if not self._reset_once:
+                raise RuntimeError("send() called before reset()")
+            lanes = self.lanes
+            if self.continuous:
+                a = np.asarray(actions)
+                if a.dtype != np.float32 or a.shape != (self.batch_size, 3):
+                    raise ValueError(f"continuous actions must be float32 of shape {(self.batch_size, 3)}, got "
+                                     f"{a.dtype} {a.shape}")
+                t = self.continuous_action_threshold
+                x, y = a[:, 0] * np.cos(a[:, 1]), a[:, 0] * np.sin(a[:, 1])
+                h = -(x < -t).astype(np.int64) + (x > t)
+                v = -(y < -t).astype(np.int64) + (y > t)
+                idx = _CONTINUOUS[h + 1, v + 1, (a[:, 2] > t).astype(np.int64)]
+                strength = a[:, 0]
+            else:
+                a = np.asarray(actions)
+                if not isinstance(actions, np.ndarray) or a.dtype not in (np.int64, np.int32):
+                    raise TypeError(f"actions must be an int32 or int64 numpy array, got {type(actions)}"
+                                    f" with dtype {getattr(actions, 'dtype', None)}")
+                if a.shape != (self.batch_size,):
+                    raise ValueError(f"expected {self.batch_size} actions, got shape {a.shape}")
+                if a.size and (a.min() < 0 or a.max() >= len(lanes.action_set)):
+                    raise ValueError(f"action indices must be in [0, {len(lanes.action_set)}), got {a}")
+                idx = a.astype(np.int64)
+                strength = np.ones(self.batch_size, dtype=np.float32)
+            lanes.ACT[:] = lanes.action_set[idx]
+            lanes.DELTA[:] = (np.float32(23000.0) * np.abs(strength.astype(np.float32))).astype(np.int64)
+            self._pending = True
+
+        def recv(self):
+            """Play the queued actions; the step's (observations, rewards, terminations, truncations,
+            info)."""
+            if not self._pending:
+                raise RuntimeError("recv() called without actions sent")
+            self._pending = None
+            self.lanes.run(np.full(self.num_envs, JOB_STEP, dtype=np.int64))
+            return self._outputs(final=self.autoreset_mode == AutoresetMode.SAME_STEP)
+
+        def _outputs(self, final: bool):
+            lanes = self.lanes
+            O = lanes.O
+            obs = lanes.OBS.reshape(self._obs_shape).copy()
+            term = O[O_TERM].astype(np.bool_)
+            trunc = O[O_TRUNC].astype(np.bool_)
+            info = {"env_id": O[O_ENV_ID].copy(), "lives": O[O_LIVES].copy(), "frame_number": O[O_FRAME].copy(),
+                    "episode_frame_number": O[O_EPFRAME].copy()}
+            if final and (term.any() or trunc.any()):
+                done = term | trunc
+                fin = np.zeros(self._obs_shape, dtype=np.uint8)
+                fin[done] = lanes.FINAL.reshape(self._obs_shape)[done]
+                info["final_obs"] = fin
+            return obs, O[O_REWARD].copy(), term, trunc, info
+
+        def get_action_meanings(self) -> list[str]:
+            from .games.base import ACTION_MEANINGS
+
+            return [ACTION_MEANINGS[a] for a in self.lanes.action_set]
+
+        def close_extras(self, **kwargs):
+            self.lanes.close()
+
+    return ArcadeLabVectorEnv
+
+
+def __getattr__(name):
+    if name == "ArcadeLabVectorEnv":
+        cls = _make_gym_vector()
+        globals()[name] = cls
+        return cls
+    raise AttributeError(name)

@@ -1,0 +1,243 @@
+"""The Gymnasium vector environment against ale-py 0.12.1's AtariVectorEnv, run side by side on the same
+seeds and actions: every option, observations frame for frame, rewards, flags and info."""
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import arcade_lab  # noqa: F401  (registers ArcadeLab/*)
+
+ale_py = pytest.importorskip("ale_py")
+from ale_py.vector_env import AtariVectorEnv  # noqa: E402
+
+from arcade_lab.engine.ale_vector import ArcadeLabVectorEnv  # noqa: E402
+from arcade_lab.engine.preprocess import Resize, resize_area  # noqa: E402
+
+# ale-py's preprocessing switched off: full-size single frames, no pooling, no NOOPs or FIRE, raw rewards
+RAW = dict(img_height=210, img_width=160, stack_num=1, grayscale=True, maxpool=False, noop_max=0,
+           use_fire_reset=False, reward_clipping=False, frameskip=4, repeat_action_probability=0.0)
+
+
+def _same(tag, ours, theirs):
+    if isinstance(theirs, tuple):
+        assert len(ours) == len(theirs), tag
+        for k, (a, b) in enumerate(zip(ours, theirs)):
+            _same(f"{tag}[{k}]", a, b)
+        return
+    if isinstance(theirs, dict):
+        assert ours.keys() == theirs.keys(), tag
+        for k in theirs:
+            _same(f"{tag}[{k!r}]", ours[k], theirs[k])
+        return
+    assert ours.dtype == theirs.dtype and ours.shape == theirs.shape, (tag, ours.dtype, theirs.dtype)
+    if not np.array_equal(ours, theirs):
+        diff = np.abs(ours.astype(np.int64) - theirs.astype(np.int64))
+        pytest.fail(f"{tag}: {np.count_nonzero(diff)} values differ, largest by {diff.max()}")
+
+
+def _step_both(ours, theirs, actions, tag):
+    x, y = ours.step(actions), theirs.step(actions)
+    if "final_obs" in y[4] or "final_obs" in x[4]:
+        # ale-py leaves the rows of environments that did not finish uninitialised: only finished ones count
+        done = y[2] | y[3]
+        _same(f"{tag} final_obs", x[4].pop("final_obs")[done], y[4].pop("final_obs")[done])
+    for name, a, b in zip(("obs", "reward", "terminated", "truncated", "info"), x, y):
+        _same(f"{tag} {name}", a, b)
+    return x
+
+
+def _run_pair(game, num_envs, steps, seed=0, **options):
+    """Both vector envs with ``options``, reset with ``seed`` and stepped with the same random actions;
+    returns how many episodes ended."""
+    ours = ArcadeLabVectorEnv(game, num_envs, num_threads=2, **options)
+    theirs = AtariVectorEnv(game, num_envs, num_threads=2, **options)
+    try:
+        assert ours.single_observation_space == theirs.single_observation_space
+        assert ours.single_action_space == theirs.single_action_space
+        a, b = ours.reset(seed=seed), theirs.reset(seed=seed)
+        _same("reset obs", a[0], b[0])
+        _same("reset info", a[1], b[1])
+        rng = np.random.default_rng(seed + 1)
+        ended = 0
+        for k in range(steps):
+            if options.get("continuous"):
+                acts = rng.uniform([0, -np.pi, 0], [1, np.pi, 1], size=(num_envs, 3)).astype(np.float32)
+            else:
+                acts = rng.integers(ours.single_action_space.n, size=num_envs)
+            _, _, term, trunc, _ = _step_both(ours, theirs, acts, f"step {k}")
+            ended += int(np.count_nonzero(term | trunc))
+        return ended
+    finally:
+        ours.close()
+        theirs.close()
+
+
+def test_seeded_reset_reloads_the_cartridge_so_lanes_stay_with_ale_py_across_autoresets():
+    """A seeded reset is ALE's loadROM with that seed (power-on state, both generators seeded), not a
+    reseed of a machine in mid-game: after some play, reset(seed=0) again and play through an autoreset
+    (Seaquest's first episode under these actions ends near step 700)."""
+    ours = ArcadeLabVectorEnv("seaquest", 1, **RAW)
+    theirs = AtariVectorEnv("seaquest", 1, **RAW)
+    try:
+        rng = np.random.default_rng(1)
+        ended = 0
+        for rounds, steps in enumerate((150, 1100)):
+            _same(f"reset {rounds}", ours.reset(seed=0), theirs.reset(seed=0))
+            for k in range(steps):
+                _, _, term, trunc, _ = _step_both(ours, theirs, rng.integers(18, size=1), f"round {rounds} step {k}")
+                ended += int(term[0] or trunc[0])
+        assert ended >= 1
+    finally:
+        ours.close()
+        theirs.close()
+
+
+@pytest.mark.parametrize("options", [
+    dict(stack_num=4),
+    dict(grayscale=False, stack_num=2),
+    dict(maxpool=True),
+    dict(maxpool=True, frameskip=1),
+    dict(noop_max=30),
+    dict(noop_max=30, use_fire_reset=True),
+    dict(reward_clipping=True),
+    dict(episodic_life=True, maxpool=True),
+    dict(life_loss_info=True, frameskip=3),
+    dict(repeat_action_probability=0.25),
+    dict(max_num_frames_per_episode=250),
+    dict(autoreset_mode="SameStep", max_num_frames_per_episode=300, stack_num=2),
+    dict(autoreset_mode="SameStep", episodic_life=True, maxpool=True, frameskip=2),
+    dict(full_action_space=True, repeat_action_probability=0.25),
+    dict(continuous=True),
+], ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_each_option_matches_ale_py_frame_for_frame(options):
+    ended = _run_pair("breakout", 3, 250, seed=5, **{**RAW, **options})
+    if "max_num_frames_per_episode" in options or "episodic_life" in options:
+        assert ended > 0  # the episode ends (and the autoreset) were exercised
+
+
+@pytest.mark.parametrize("game", ["breakout", "seaquest", "pong"])
+def test_default_preprocessing_matches_ale_py(game, capsys):
+    """ale-py's defaults (84x84 area resize, 4 stacked frames, max-pool, up to 30 NOOPs, FIRE reset,
+    clipped rewards) with sticky actions 0.25, as ``gym.make_vec("ALE/<Game>-v5")`` sets them."""
+    _run_pair(game, 4, 300, seed=11, repeat_action_probability=0.25)
+    with capsys.disabled():
+        print(f"\n{game}: 84x84 resized stacks equal to ale-py's (largest pixel difference 0)")
+
+
+def test_resized_rgb_frames_match_ale_py():
+    _run_pair("breakout", 2, 150, seed=3, grayscale=False, img_height=84, img_width=84, stack_num=2,
+              maxpool=True, noop_max=10)
+
+
+@pytest.mark.parametrize("shape", [(84, 84, 1), (84, 84, 3), (105, 80, 1), (42, 42, 3), (100, 120, 1),
+                                   (210, 80, 1), (70, 80, 3)])
+def test_area_resize_equals_opencv_inter_area(shape, capsys):
+    cv2 = pytest.importorskip("cv2")
+    h, w, cn = shape
+    rz = Resize(210, 160, h, w, cn)
+    scratch = rz.scratch(1)[0]
+    rng = np.random.default_rng(h * w + cn)
+    worst = 0
+    for t in range(12):
+        src = rng.integers(0, 256, size=(210, 160, cn), dtype=np.uint8)
+        if t % 2:
+            src = src // 64 * 64  # flat areas: many sums land exactly on halves
+        src = src[..., 0] if cn == 1 else src
+        out = np.zeros(h * w * cn, np.uint8)
+        resize_area(src.reshape(-1), out, rz.params, rz.xdi, rz.xsi, rz.xal, rz.ydi, rz.ysi, rz.yal, scratch)
+        ref = cv2.resize(np.ascontiguousarray(src), (w, h), interpolation=cv2.INTER_AREA).reshape(-1)
+        worst = max(worst, int(np.abs(out.astype(int) - ref.astype(int)).max()))
+    with capsys.disabled():
+        print(f"\nresize 210x160 -> {h}x{w} ({cn} channel(s)): largest difference from cv2 INTER_AREA {worst}")
+    assert worst == 0
+
+
+def test_resize_refuses_to_enlarge():
+    with pytest.raises(ValueError, match="img_height"):
+        ArcadeLabVectorEnv("pong", 1, img_height=300)
+
+
+def test_reset_masks_and_seed_arrays_match_ale_py():
+    ours = ArcadeLabVectorEnv("breakout", 3, num_threads=2, **RAW)
+    theirs = AtariVectorEnv("breakout", 3, num_threads=2, **RAW)
+    try:
+        mask = np.array([True, False, True])
+        for env in (ours, theirs):  # the first reset must cover every environment
+            with pytest.raises(RuntimeError):
+                env.reset(seed=1, options={"reset_mask": mask})
+        _same("reset", ours.reset(seed=np.array([4, 9, 2])), theirs.reset(seed=np.array([4, 9, 2])))
+        rng = np.random.default_rng(0)
+        for k in range(120):
+            _step_both(ours, theirs, rng.integers(4, size=3), f"step {k}")
+            if k % 40 == 39:  # partial resets: seeded, unseeded-free and array-seeded
+                seed = [7, None, np.array([3, 8])][k // 40]
+                _same(f"partial reset {k}", ours.reset(seed=seed, options={"reset_mask": mask}),
+                      theirs.reset(seed=seed, options={"reset_mask": mask}))
+        for env in (ours, theirs):
+            with pytest.raises(TypeError):
+                env.reset(options={"reset_mask": np.array([1, 0, 1])})
+            with pytest.raises(ValueError):
+                env.reset(options={"reset_mask": np.array([True, False])})
+            with pytest.raises(ValueError):
+                env.reset(seed=np.array([1, 2]))
+            with pytest.raises(TypeError):
+                env.reset(seed=1.5)
+    finally:
+        ours.close()
+        theirs.close()
+
+
+def test_make_vec_matches_ale_py_spaces_dtypes_and_info_keys():
+    ours = gym.make_vec("ArcadeLab/Breakout-v5", num_envs=8)
+    theirs = gym.make_vec("ALE/Breakout-v5", num_envs=8)
+    try:
+        assert type(ours).__name__ == "ArcadeLabVectorEnv"
+        assert ours.observation_space == theirs.observation_space
+        assert ours.action_space == theirs.action_space
+        assert ours.single_observation_space == theirs.single_observation_space
+        assert ours.metadata["autoreset_mode"] == theirs.metadata["autoreset_mode"]
+        a, b = ours.reset(seed=0), theirs.reset(seed=0)
+        _same("reset", a, b)  # make_vec's sticky actions (0.25) and every default: equal stacks
+        acts = np.random.default_rng(0).integers(4, size=8)
+        x, y = ours.step(acts), theirs.step(acts)
+        for u, v in zip(x[:4], y[:4]):
+            assert u.dtype == v.dtype and u.shape == v.shape
+        assert x[4].keys() == y[4].keys() and all(x[4][k].dtype == y[4][k].dtype for k in y[4])
+    finally:
+        ours.close()
+        theirs.close()
+
+
+def test_bad_arguments_are_refused_as_ale_py_does():
+    for bad in (4.0, (2, 5)):
+        with pytest.raises(gym.error.Error, match="Invalid frameskip type"):
+            ArcadeLabVectorEnv("pong", 1, frameskip=bad)
+    with pytest.raises(gym.error.Error, match="frameskip must be positive"):
+        ArcadeLabVectorEnv("pong", 1, frameskip=0)
+    with pytest.raises(TypeError, match="obs_type"):
+        gym.make_vec("ArcadeLab/Pong-v5", num_envs=2, obs_type="rgb")
+    with pytest.raises(ValueError, match="batch_size"):
+        ArcadeLabVectorEnv("pong", 4, batch_size=2)
+
+
+def test_send_recv_threads_and_mode():
+    """send/recv is step; one thread or two give the same lanes; ``mode`` (beyond ale-py) is set after
+    every load."""
+    outs = []
+    for threads in (1, 2):
+        env = gym.make_vec("ArcadeLab/Breakout-v5", num_envs=3, num_threads=threads, mode=4)
+        env.reset(seed=2)
+        acts = np.random.default_rng(1).integers(4, size=(60, 3))
+        run = []
+        for a in acts:
+            env.send(a)
+            run.append(env.recv())
+        from arcade_lab.engine.layout import E_MODE
+
+        assert (env.unwrapped.lanes.S[:, E_MODE] == 4).all()
+        env.close()
+        outs.append(run)
+    for x, y in zip(*outs):
+        _same("threads", x[0], y[0])
+        _same("threads", x[4], y[4])
