@@ -109,32 +109,37 @@ def _vector_runner(v, n_actions: int, num_envs: int, steps: int):
     return run
 
 
-def vector_ours(game: str, num_envs: int, steps: int):
-    from .engine.vector import VectorEnv
+VECTOR_THREADS = 2
 
-    v = VectorEnv(game, num_envs, obs_type="grayscale", frameskip=4, repeat_action_probability=0.0)
-    return _vector_runner(v, len(v.action_set), num_envs, steps)
+
+def vector_ours(game: str, num_envs: int, steps: int):
+    """Our Gymnasium vector environment at ale-py AtariVectorEnv's default preprocessing (84x84 area
+    resize, 4 stacked frames, max-pool, up to 30 NOOPs, FIRE reset, clipped rewards), no sticky actions."""
+    from .engine.ale_vector import ArcadeLabVectorEnv
+
+    v = ArcadeLabVectorEnv(game, num_envs, num_threads=VECTOR_THREADS)
+    v.reset(seed=0)
+    return _vector_runner(v, v.single_action_space.n, num_envs, steps), v.close
 
 
 def vector_ale(game: str, num_envs: int, steps: int):
-    """ale-py's threaded AtariVectorEnv with its preprocessing switched off where it allows, so both sides
-    produce full-size grayscale frames. Returns (run, close): its threads must be shut down after."""
+    """ale-py's threaded AtariVectorEnv at its defaults. Returns (run, close): its threads must be shut
+    down after."""
     from ale_py.vector_env import AtariVectorEnv
 
-    v = AtariVectorEnv(game, num_envs, frameskip=4, repeat_action_probability=0.0, img_height=210, img_width=160,
-                       grayscale=True, stack_num=1, maxpool=False, noop_max=0, use_fire_reset=False,
-                       reward_clipping=False)
+    v = AtariVectorEnv(game, num_envs, num_threads=VECTOR_THREADS)
     v.reset(seed=0)
     return _vector_runner(v, v.single_action_space.n, num_envs, steps), v.close
 
 
 def main_vector(num_envs: int, steps: int, rounds: int = 5) -> list[float]:
-    print(f"\nbatched: {num_envs} environments on {os.cpu_count()} cores, frame skip 4, {steps} steps, grayscale; "
+    print(f"\nbatched: {num_envs} environments, {VECTOR_THREADS} threads on {os.cpu_count()} cores, ale-py "
+          f"AtariVectorEnv's default preprocessing (frame skip 4, 84x84, 4 stacked, max-pool), {steps} steps; "
           f"best of {rounds} interleaved runs")
     print(f"{'game':<20} {'ours f/s':>10} {'AtariVectorEnv':>15} {'ratio':>7}")
     ratios = []
     for g in VECTOR_GAMES:
-        run_ours, (run_ale, close_ale) = vector_ours(g, num_envs, steps), vector_ale(g, num_envs, steps)
+        (run_ours, close_ours), (run_ale, close_ale) = vector_ours(g, num_envs, steps), vector_ale(g, num_envs, steps)
         ours = theirs = 0.0
         try:
             for _ in range(max(1, rounds)):
@@ -142,6 +147,7 @@ def main_vector(num_envs: int, steps: int, rounds: int = 5) -> list[float]:
                 theirs = max(theirs, run_ale())
         finally:
             close_ale()
+            close_ours()
         ratios.append(ours / theirs)
         print(f"{g:<20} {ours:10.0f} {theirs:15.0f} {ours / theirs:6.2f}x", flush=True)
     print(f"median batched ratio ours/ale-py: {statistics.median(ratios):.2f}x")
@@ -196,6 +202,11 @@ def main_threads(game: str = "pong", num_envs: int = 8, steps: int = 300, load: 
 
 
 def main(args) -> int:
+    if getattr(args, "pipelines", False):
+        from .bench_pipelines import PIPELINE_GAMES, main_pipelines
+
+        main_pipelines(args.games or PIPELINE_GAMES, args.steps, max(1, args.rounds), args.json)
+        return 0
     if getattr(args, "threads", False):
         main_threads(rounds=max(1, getattr(args, "rounds", 3)))
         return 0
@@ -212,6 +223,6 @@ def main(args) -> int:
               flush=True)
     print(f"median ratio ours/ale-py: {statistics.median(ratios):.2f}x over {len(games)} games")
     if getattr(args, "vector_envs", 0) != 0:
-        n = args.vector_envs if args.vector_envs > 0 else 4 * (os.cpu_count() or 1)
+        n = args.vector_envs if args.vector_envs > 0 else 8
         main_vector(n, args.vector_steps, rounds)
     return 0

@@ -130,9 +130,14 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--game", default="pong", help="(--app) the game to run")
     b.add_argument("--seconds", type=float, default=60.0, help="(--app) how long to run")
     b.add_argument("--no-cold", action="store_true", help="(--app) skip the cold-start measurement")
-    b.add_argument("--json", action="store_true")
+    b.add_argument("--json", nargs="?", const="-", default=None, metavar="FILE",
+                   help="the results as JSON: printed, or (--pipelines) saved to FILE")
+    b.add_argument("--pipelines", action="store_true",
+                   help="steps/s of the Gymnasium paths (v5 RGB and grayscale, AtariPreprocessing, SB3, EnvPool)")
+    b.add_argument("--steps", type=int, default=1000, help="(--pipelines) agent steps per timed run")
     b.add_argument("--vector-envs", type=int, default=-1,
-                   help="batched comparison with N environments (default 4 per core, 0 = skip)")
+                   help="batched comparison with N environments at ale-py AtariVectorEnv's defaults, 2 threads "
+                        "(default 8, 0 = skip)")
     b.add_argument("--vector-steps", type=int, default=500)
     b.add_argument("--agents", action="store_true", help="UCT decision time vs ale-py, SARSA steps/s")
     b.add_argument("--threads", action="store_true",
