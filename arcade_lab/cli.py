@@ -134,7 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the results as JSON: printed, or (--pipelines) saved to FILE")
     b.add_argument("--pipelines", action="store_true",
                    help="steps/s of the Gymnasium paths (v5 RGB and grayscale, AtariPreprocessing, SB3, EnvPool)")
-    b.add_argument("--steps", type=int, default=1000, help="(--pipelines) agent steps per timed run")
+    b.add_argument("--steps", type=int, default=2000, help="(--pipelines) agent steps per timed run")
     b.add_argument("--vector-envs", type=int, default=-1,
                    help="batched comparison with N environments at ale-py AtariVectorEnv's defaults, 2 threads "
                         "(default 8, 0 = skip)")
