@@ -53,3 +53,24 @@ def test_env_observations_match_its_screen():
     assert np.array_equal(env.screen_grayscale(), NTSC_GRAY[idx])
     gray = np.empty((210, 160), np.uint8)
     assert env.screen_grayscale(gray) is gray and np.array_equal(gray, NTSC_GRAY[idx])
+
+
+def _run_screen(n: int, seed: int) -> np.ndarray:
+    """``n`` palette indices in runs of 1 to 40 pixels (as frames are: background, playfield, sprites)."""
+    rng = np.random.default_rng(seed)
+    lengths = rng.integers(1, 41, size=n)
+    return np.repeat(rng.integers(0, 256, size=n, dtype=np.uint8), lengths)[:n]
+
+
+@pytest.mark.parametrize("n", [0, 1, 3, 4, 5, 7, 8, 9, 33_600, 33_603])
+def test_kernels_on_runs_of_colour_and_any_length(n):
+    # the kernels reuse a group's output when the next four pixels repeat it: runs of every length and
+    # phase, a first group equal to what the reuse starts from, and tails that are not a whole group
+    for seed, src in enumerate([_run_screen(n, 1), _run_screen(n, 2), np.zeros(n, np.uint8),
+                                np.full(n, 255, np.uint8)]):
+        rgb = np.full(3 * n, 7, np.uint8)
+        observe.rgb_into(src, NTSC, rgb)
+        assert np.array_equal(rgb.reshape(n, 3), NTSC[src]), seed
+        gray = np.full(n, 7, np.uint8)
+        observe.lut_into(src, PAL_GRAY, gray)
+        assert np.array_equal(gray, PAL_GRAY[src]), seed
