@@ -20,11 +20,12 @@ import numpy as np
 from gymnasium import error, spaces
 from gymnasium.utils import EzPickle, seeding
 
-from . import sound
+from . import observe, sound
 from .env import Env
 from .games.base import ACTION_MEANINGS
-from .layout import (AUD_LOG_MAX, AUD_LOG_OFFSET, AUD_N, AUD_ON, CYC, T_AUDC0, T_AUDC1, T_AUDF0, T_AUDF1,
-                     T_AUDV0, T_AUDV1)
+from .layout import (AUD_LOG_MAX, AUD_LOG_OFFSET, AUD_N, AUD_ON, CYC, E_FRAMESKIP, T_AUDC0, T_AUDC1, T_AUDF0,
+                     T_AUDF1, T_AUDV0, T_AUDV1)
+from .palettes import NTSC_GRAY, PAL_GRAY
 from .registration import LEGACY_GAMES, NAMESPACE, game_name, register  # noqa: F401
 
 # ale-py's keys for gymnasium.utils.play: w a s d move, space fires, e does nothing
@@ -166,10 +167,10 @@ class AleView:
         return self._out(self._env.screen(), out)
 
     def getScreenRGB(self, out=None):  # noqa: N802
-        return self._env.screen_rgb(out)
+        return self._owner._screen(True, out)
 
     def getScreenGrayscale(self, out=None):  # noqa: N802
-        return self._env.screen_grayscale(out)
+        return self._owner._screen(False, out)
 
     def getRAM(self, out=None):  # noqa: N802
         return self._out(self._env.ram(), out)
@@ -259,6 +260,7 @@ class ArcadeLabEnv(gymnasium.Env, EzPickle):
         self.continuous_action_threshold = continuous_action_threshold
         self._full = full_action_space or continuous
         self.ale = self._ale_view()
+        self._screens_of: Env | None = None
         self.seed_game()
         self.load_game()
         self._action_ids = self.env.legal_actions() if self._full else self.env.minimal_actions()
@@ -300,6 +302,36 @@ class ArcadeLabEnv(gymnasium.Env, EzPickle):
                             max_num_frames_per_episode=self._max_frames, full_action_space=self._full,
                             seed=seed)
 
+    def _bind_screens(self) -> None:
+        """The two frame buffers' screen windows and the colour tables of ``self.env``, looked up once per
+        machine (subclasses load games their own way): every step makes an observation, and going through
+        ``Env.screen_rgb`` each time costs several microseconds."""
+        self._screens_of = self.env
+        c = self.env.console
+        n = c.height * 160
+        self._screens = (c.fb[0, :n], c.fb[1, :n])
+        self._palette = c.palette()
+        self._gray_lut = PAL_GRAY if c.pal else NTSC_GRAY
+        self._shapes = {True: (c.height, 160, 3), False: (c.height, 160)}
+
+    def _screen(self, rgb: bool, out: np.ndarray | None = None) -> np.ndarray:
+        """The screen as RGB or grayscale (ALE's getScreenRGB / getScreenGrayscale), into ``out`` when given;
+        ``out`` in any other form than a C-contiguous uint8 buffer goes through ``Env``, which handles it."""
+        if self._screens_of is not self.env:
+            self._bind_screens()
+        shape = self._shapes[rgb]
+        if out is None:
+            out = np.empty(shape, np.uint8)
+        elif not (out.dtype == np.uint8 and out.flags.c_contiguous and out.size == self._screens[0].size * (
+                3 if rgb else 1)):
+            return self.env.screen_rgb(out) if rgb else self.env.screen_grayscale(out)
+        src = self._screens[self.env._screen_buffer]
+        if rgb:
+            observe.rgb_into(src, self._palette, out.reshape(-1))
+        else:
+            observe.lut_into(src, self._gray_lut, out.reshape(-1))
+        return out
+
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed, options=options)
         seeded_with = None
@@ -313,7 +345,7 @@ class ArcadeLabEnv(gymnasium.Env, EzPickle):
         return self._get_obs(), info
 
     def step(self, action):
-        if isinstance(self._frameskip, int):
+        if type(self._frameskip) is int:
             frameskip = self._frameskip
         else:
             frameskip = int(self.np_random.integers(*self._frameskip))
@@ -328,7 +360,7 @@ class ArcadeLabEnv(gymnasium.Env, EzPickle):
             a = self._action_ids[int(action)]
             strength = 1.0
         if self._sound is None:
-            reward = float(self.env.act_frames(a, frameskip, strength))
+            reward = float(self._act(a, frameskip, strength))
         else:
             # ale-py steps one act per frame, and each act ends with its sound
             reward = 0.0
@@ -338,6 +370,17 @@ class ArcadeLabEnv(gymnasium.Env, EzPickle):
         terminated = self.env.game_over(with_truncation=False)
         truncated = self.env.game_truncated()
         return self._get_obs(), reward, terminated, truncated, self._get_info()
+
+    def _act(self, a: int, frames: int, strength: float) -> int:
+        """``Env.act_frames`` without its checks (ours are done): a step's frames with the environment's
+        own frame count (ALE's, one) put back after, so ALE-style ``ale.act`` calls stay one frame each."""
+        s = self.env.console.s
+        old = s[E_FRAMESKIP]
+        s[E_FRAMESKIP] = frames
+        try:
+            return self.env.act(a, strength)
+        finally:
+            s[E_FRAMESKIP] = old
 
     @staticmethod
     def map_action_idx(left_center_right: int, down_center_up: int, fire: bool) -> int:
@@ -350,7 +393,7 @@ class ArcadeLabEnv(gymnasium.Env, EzPickle):
 
     def render(self):
         if self.render_mode == "rgb_array":
-            return self.env.screen_rgb()
+            return self._screen(True)
         if self.render_mode == "human":
             return None
         raise error.Error(f"Invalid render mode `{self.render_mode}`. Supported modes: `human`, `rgb_array`.")
@@ -358,10 +401,8 @@ class ArcadeLabEnv(gymnasium.Env, EzPickle):
     def _get_obs(self):
         if self._obs_type == "ram":
             image = self.env.ram()
-        elif self._obs_type == "rgb":
-            image = self.env.screen_rgb()
         else:
-            image = self.env.screen_grayscale()
+            image = self._screen(self._obs_type == "rgb")
         if self._sound is not None:
             return {"image": image, "sound": self._sound.samples.copy()}
         return image

@@ -260,3 +260,33 @@ def test_vector_env_rgb_observations_match_single_envs():
         for i, s in enumerate(singles):
             s.act(int(vec.action_set[idx[i]]))
             assert np.array_equal(obs[i], s.screen_rgb())
+
+
+@pytest.mark.parametrize("obs_type", ["rgb", "grayscale"])
+def test_observations_and_ale_screens_match_the_machine(obs_type):
+    from arcade_lab.engine.palettes import NTSC, NTSC_GRAY
+
+    env = gym.make("ArcadeLab/Seaquest-v5", obs_type=obs_type, repeat_action_probability=0.0)
+    obs, _ = env.reset(seed=3)
+    ale, machine = env.unwrapped.ale, env.unwrapped.env
+    table = NTSC if obs_type == "rgb" else NTSC_GRAY
+    stack = np.zeros((2, 210, 160), np.uint8)         # AtariPreprocessing's buffers: slices of one array
+    strided = np.zeros((210, 160, 2), np.uint8)[:, :, 0]
+    for t in range(40):
+        obs, *_ = env.step(t % env.action_space.n)
+        idx = machine.screen()
+        assert np.array_equal(obs, table[idx]) and obs.flags.writeable
+        buf = stack[t % 2]
+        assert ale.getScreenGrayscale(buf) is buf
+        assert np.array_equal(stack[t % 2], NTSC_GRAY[idx])
+        ale.getScreenGrayscale(strided)                 # not contiguous: written all the same
+        assert np.array_equal(strided, NTSC_GRAY[idx])
+        assert np.array_equal(ale.getScreenRGB(np.empty(210 * 160 * 3, np.uint8)).reshape(210, 160, 3), NTSC[idx])
+    kept = obs.copy()
+    env.step(0)
+    assert np.array_equal(obs, kept)  # each step's observation is its own array
+    with pytest.raises(ValueError, match="observation buffer"):
+        ale.getScreenGrayscale(np.zeros((84, 84), np.uint8))
+    frame = ale.getFrameNumber()
+    ale.act(0)  # a step's frame skip does not leak into ALE-style calls: one act is one frame
+    assert ale.getFrameNumber() == frame + 1
