@@ -18,7 +18,7 @@ from numba import carray
 from . import opcodes as oc
 from ._jit import DEVICE_SIG, call_device, jit, lazy_cfunc, ptr_i64, ptr_u8
 from .bus import S_FLAT64K, access_inline
-from .carts import S_2K, S_4K
+from .carts import S_2K, S_4K, S_FE
 from .layout import (A, X, Y, SP, PC, FN, FV, FB, FD, FI, FNZ, FC, EXEC, LAST_READ, CYC, DBUS, RAM0, C_SCHEME,
                      C_PAGE, FN_DEVICE, FN_TIA_UNDRAWN, N_STATE, FB_SIZE, R_TIMER, R_SHIFT, R_SETCYC, AUD_ON,
                      DEFER_CLK, X_LIMIT)
@@ -133,14 +133,17 @@ def _wr(s, rom, fb, addr, value, draw, cyc, last_read):
 
 @jit(inline="always")
 def _flat_mask(s, rom):
-    """A cartridge without bank switching (2K, 4K) reads every page of $1000-$1FFF straight from ROM at
-    ``addr & mask``: that mask, so the loop's reads there skip the page map (one load less on the path
-    from the program counter to the next opcode); else -1."""
+    """A cartridge without bank switching (2K, 4K), or FE (whose image is laid out by address bits 0-13,
+    ``carts.fe_image``), reads every page of its ROM space straight from ROM at ``addr & mask``: that mask,
+    so the loop's reads there skip the page map (one load less on the path from the program counter to
+    the next opcode); else -1."""
     scheme = s[C_SCHEME]
     if scheme == S_2K and rom.shape[0] >= 0x800:
         return 0x7FF
     if scheme == S_4K and rom.shape[0] >= 0x1000:
         return 0xFFF
+    if scheme == S_FE and rom.shape[0] >= 0x4000:
+        return 0x3FFF
     return -1
 
 
