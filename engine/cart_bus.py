@@ -192,7 +192,7 @@ def cart_peek(s, rom, addr):
             _hotspot(s, scheme, a)
         return rom[(s[C_SLICE + (a >> 10)] << 10) + (a & 0x03FF)]
     if scheme == S_FE:
-        return rom[a + (0 if addr & 0x2000 else 4096)]
+        return rom[addr & 0x3FFF]  # carts.fe_image: the bank by A13
     if scheme == S_F8SC or scheme == S_F6SC or scheme == S_F4SC:
         if 0x80 <= a < 0x100:
             return s[XRAM0 + (a & 0x7F)]

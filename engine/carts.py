@@ -155,4 +155,17 @@ def rom_image(image: bytes, scheme: str) -> np.ndarray:
         pad = np.zeros(8192 + 2048, dtype=np.uint8)
         pad[:len(out)] = out
         out = pad
+    if scheme == "FE":
+        out = fe_image(out)
     return out
+
+
+def fe_image(banks: np.ndarray) -> np.ndarray:
+    """FE's two 4K banks laid out by CPU address bits 0-13: the bank follows address line A13 ($D000-$DFFF
+    and its mirrors read bank 1, $F000-$FFFF bank 0), so ``image[addr & 0x3FFF]`` is the byte any ROM read
+    sees and the CPU reads FE's ROM as directly as an unbanked cartridge's."""
+    image = np.zeros(0x4000, dtype=np.uint8)
+    bank0, bank1 = banks[:4096], banks[4096:8192]
+    image[0x1000:0x1000 + len(bank1)] = bank1
+    image[0x3000:0x3000 + len(bank0)] = bank0
+    return image

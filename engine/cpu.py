@@ -18,9 +18,9 @@ from numba import carray
 from . import opcodes as oc
 from ._jit import DEVICE_SIG, call_device, jit, lazy_cfunc, ptr_i64, ptr_u8
 from .bus import S_FLAT64K, access_inline
-from .carts import S_2K, S_4K
+from .carts import S_2K, S_4K, S_E0, S_F4, S_F4SC, S_F6, S_F6SC, S_F8, S_F8SC, S_F8SWAP, S_FE
 from .layout import (A, X, Y, SP, PC, FN, FV, FB, FD, FI, FNZ, FC, EXEC, LAST_READ, CYC, DBUS, RAM0, C_SCHEME,
-                     C_PAGE, FN_DEVICE, FN_TIA_UNDRAWN, N_STATE, FB_SIZE, R_TIMER, R_SHIFT, R_SETCYC, AUD_ON,
+                     C_BASE, C_PAGE, FN_DEVICE, FN_TIA_UNDRAWN, N_STATE, FB_SIZE, R_TIMER, R_SHIFT, R_SETCYC, AUD_ON,
                      DEFER_CLK, X_LIMIT)
 from .riot import U32, _to_int32
 from .tia import (QUIET_STORE, UNSEEN, cpu_write_clock, cpu_wsync_cycle, tia_access, grp_unseen, quiet_store,
@@ -133,15 +133,40 @@ def _wr(s, rom, fb, addr, value, draw, cyc, last_read):
 
 @jit(inline="always")
 def _flat_mask(s, rom):
-    """A cartridge without bank switching (2K, 4K) reads every page of $1000-$1FFF straight from ROM at
-    ``addr & mask``: that mask, so the loop's reads there skip the page map (one load less on the path
-    from the program counter to the next opcode); else -1."""
+    """A cartridge without bank switching (2K, 4K), or FE (whose image is laid out by address bits 0-13,
+    ``carts.fe_image``), reads every page of its ROM space straight from ROM at ``addr & mask``: that mask,
+    so the loop's reads there skip the page map (one load less on the path from the program counter to
+    the next opcode); else -1."""
     scheme = s[C_SCHEME]
     if scheme == S_2K and rom.shape[0] >= 0x800:
         return 0x7FF
     if scheme == S_4K and rom.shape[0] >= 0x1000:
         return 0xFFF
+    if scheme == S_FE and rom.shape[0] >= 0x4000:
+        return 0x3FFF
     return -1
+
+
+@jit(inline="always")
+def _top_page_byte(s, rom, addr):
+    """A read of the cartridge's top page ($FC0-$FFF, a device page for the page map because the bank
+    switches sit there) at an address that is no hotspot of F8, F6, F4 or E0: the byte of the slice
+    mapped there, as ``cart_bus.cart_peek`` would read it (E0 games run code on that page); else -1."""
+    a = addr & 0x1FFF
+    if a < 0x1FC0:
+        return -1
+    scheme = s[C_SCHEME]
+    if scheme == S_E0:
+        hot = 0x1FE0 <= a <= 0x1FF7
+    elif scheme == S_F8 or scheme == S_F8SWAP or scheme == S_F8SC:
+        hot = 0x1FF8 <= a <= 0x1FF9
+    elif scheme == S_F6 or scheme == S_F6SC:
+        hot = 0x1FF6 <= a <= 0x1FF9
+    elif scheme == S_F4 or scheme == S_F4SC:
+        hot = 0x1FF4 <= a <= 0x1FFB
+    else:
+        return -1
+    return -1 if hot else np.int64(rom[s[C_BASE + 3] + (a & 0x3FF)])
 
 
 # The read helpers are plain compiled functions, not ``inline="always"``: LLVM inlines them into each of
@@ -153,6 +178,9 @@ def _byte(s, rom, fb, flat, addr, draw, cyc, bus):
     if flat >= 0 and addr & 0x1000:
         return np.int64(rom[addr & flat]), cyc
     v = _rom_byte(s, rom, addr)
+    if v >= 0:
+        return v, cyc
+    v = _top_page_byte(s, rom, addr)
     if v >= 0:
         return v, cyc
     return _far(s, rom, fb, addr, draw, cyc, bus)

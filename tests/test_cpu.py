@@ -179,7 +179,7 @@ def test_generated_interpreter_loop_is_what_the_generator_writes():
     """cpu_exec.py is generated from the opcode table by cpu_gen.py; an edit to either alone would drift."""
     from arcade_lab.engine import cpu_gen
 
-    assert cpu_gen.TARGET.read_text() == cpu_gen.source(), "stale: run python -m engine.cpu_gen"
+    assert cpu_gen.TARGET.read_text() == cpu_gen.source(), "stale: run python -m arcade_lab.engine.cpu_gen"
 
 
 def test_write_path_frame_constants_time_writes_as_the_device_path_does():
