@@ -176,8 +176,10 @@ def test_the_view_moves_every_frame_while_uct_keeps_real_time(agents_window, qtb
     iv = np.diff(stamps) * 1000.0
     near = float(np.mean(np.abs(iv - 1000.0 / 60) <= 4.0))
     burst = float(np.mean(iv < 2.0))
-    # (deciding on the emulator thread, four frames in five came within a millisecond of the one before)
-    assert near >= 0.6 and burst <= 0.15, (near, burst, np.percentile(iv, [5, 50, 95]))
+    # Deciding on the emulator thread, four frames in five came within a millisecond of the one before and
+    # hardly any one period after the last (1 % near, 71 % bursts); searching ahead gives 60-80 % near and
+    # about 1 % bursts on a loaded machine. The bounds leave room for a busier one and still tell the two apart.
+    assert near >= 0.3 and burst <= 0.3, (near, burst, np.percentile(iv, [5, 50, 95]))
     assert ap.driver.ahead_used > 20 and ap.driver.ahead_missed == 0
     _, sims = lag_numbers(ap.lag.text())
     assert sims >= 2, ap.lag.text()
