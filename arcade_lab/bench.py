@@ -201,6 +201,26 @@ def main_threads(game: str = "pong", num_envs: int = 8, steps: int = 300, load: 
     return rows
 
 
+def _games(asked) -> list[str]:
+    """The games asked for: ``all`` names every game with ALE rules; none, the default set."""
+    if not asked:
+        return list(DEFAULT_GAMES)
+    if "all" in asked:
+        from arcade_lab.engine.roms import list_games
+
+        return list_games()
+    return list(asked)
+
+
+def summary(ratios: list[float]) -> str:
+    """The spread of the ratios: the slowest game, the lower quartile and the median."""
+    if len(ratios) < 4:
+        return f"median ratio ours/ale-py: {statistics.median(ratios):.2f}x over {len(ratios)} games"
+    q1 = statistics.quantiles(ratios, n=4)[0]
+    return (f"ratio ours/ale-py over {len(ratios)} games: min {min(ratios):.2f}x, lower quartile {q1:.2f}x, "
+            f"median {statistics.median(ratios):.2f}x")
+
+
 def main(args) -> int:
     if getattr(args, "pipelines", False):
         from .bench_pipelines import PIPELINE_GAMES, main_pipelines
@@ -210,7 +230,7 @@ def main(args) -> int:
     if getattr(args, "threads", False):
         main_threads(rounds=max(1, getattr(args, "rounds", 3)))
         return 0
-    games = args.games or DEFAULT_GAMES
+    games = _games(args.games)
     rounds = max(1, getattr(args, "rounds", 5))
     print(f"frames per game: {args.frames}, frame skip {args.frameskip}, random minimal-set actions; "
           f"best of {rounds} interleaved runs per engine")
@@ -221,7 +241,7 @@ def main(args) -> int:
         ratios.append(ours / theirs)
         print(f"{g:<20} {ours:10.0f} {theirs:11.0f} {ours / theirs:6.2f}x {our_us:17.2f}µs {their_us:7.2f}µs",
               flush=True)
-    print(f"median ratio ours/ale-py: {statistics.median(ratios):.2f}x over {len(games)} games")
+    print(summary(ratios))
     if getattr(args, "vector_envs", 0) != 0:
         n = args.vector_envs if args.vector_envs > 0 else 8
         main_vector(n, args.vector_steps, rounds)

@@ -121,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     pa.set_defaults(func=_cmd_parity)
 
     b = sub.add_parser("bench", help="frames/s of our engine and ale-py side by side")
-    b.add_argument("--games", nargs="+", default=None)
+    b.add_argument("--games", nargs="+", default=None, help="'all' (every game with ALE rules) or game ids")
     b.add_argument("--frames", type=int, default=4000)
     b.add_argument("--frameskip", type=int, default=4)
     b.add_argument("--rounds", type=int, default=5,

@@ -295,3 +295,14 @@ def test_an_excursion_leaves_its_last_action_sticky_as_in_ale(seed, warm):
             rams[x] = env.ram().tobytes()
         distinct.append(len(set(rams.values())))
     assert min(distinct) > 1  # the excursion's action shows: the test tells the two semantics apart
+
+
+def test_bench_over_all_games_reports_the_slowest_the_lower_quartile_and_the_median():
+    from arcade_lab import bench
+    from arcade_lab.engine.roms import list_games
+
+    assert bench._games(["all"]) == list_games() and len(list_games()) == 104
+    assert bench._games(None) == list(bench.DEFAULT_GAMES)
+    line = bench.summary([3.0, 1.0, 5.0, 2.0, 4.0])
+    assert "min 1.00x" in line and "lower quartile 1.50x" in line and "median 3.00x" in line
+    assert "over 5 games" in line
