@@ -123,7 +123,17 @@ def list_games() -> list[str]:
 
 
 def ale_rom_dir() -> Path | None:
-    """ale-py's bundled ROM folder, found without importing ale-py's compiled extension."""
+    """ale-py's bundled ROM folder, found without importing ale-py's compiled extension: from the installed
+    distribution's files first (so a module standing in for ``ale_py``, such as our ``ale_compat`` imported
+    under that name, does not hide them), else where ``ale_py`` would be imported from."""
+    import importlib.metadata
+
+    try:
+        folder = Path(importlib.metadata.distribution("ale-py").locate_file("ale_py/roms"))
+        if folder.is_dir():
+            return folder
+    except importlib.metadata.PackageNotFoundError:
+        pass
     spec = importlib.util.find_spec("ale_py")
     if spec is None or not spec.submodule_search_locations:
         return None
