@@ -563,12 +563,13 @@ class MainWindow(QMainWindow):
     # -- sessions -----------------------------------------------------------------------------------------------
     def _drain_events(self, sess) -> None:
         events = getattr(sess, "events", None)
+        if getattr(sess, "recording", False) and not sess.complete:
+            total = sess.preset.episodes
+            self.st_game.setText(f"{sess.info.title} — {sess.preset.title}, episode {sess.episode_number}"
+                                 + (f"/{total}" if total else "") + f" · {sess.player}")
         if not events:
             if getattr(sess, "recording", False) and not sess.complete:
-                total = sess.preset.episodes
                 self.view.message = ""
-                self.st_game.setText(f"{sess.info.title} — {sess.preset.title}, episode {sess.episode_number}"
-                                     + (f"/{total}" if total else "") + f" · {sess.player}")
             return
         last = ""
         while events:

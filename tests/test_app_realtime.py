@@ -29,6 +29,8 @@ def agents_window(open_window, qtbot, tmp_path, monkeypatch):
         win = open_window(game, timeout=180000, gamepads=False, **kw)
         qtbot.waitUntil(lambda: win.agent_ui is not None, timeout=60000)
         activate(win, qtbot)
+        # a dock added to a shown window appears on a queued event: wait for it as a person would look
+        qtbot.waitUntil(lambda: win.agent_ui.agents.isVisible(), timeout=10000)
         return win, win.agent_ui.agents
     return open_
 
@@ -36,7 +38,10 @@ def agents_window(open_window, qtbot, tmp_path, monkeypatch):
 def choose_kind(qtbot, panel, letter) -> None:
     """Click the agent list open, type an agent's first letter and Enter, as one picks from a combo box."""
     qtbot.mouseClick(panel.kind, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: panel.kind.view().isVisible(), timeout=5000)
+    qtbot.waitUntil(lambda: panel.kind.view().isVisible() and focused() is panel.kind.view(), timeout=5000)
+    # a list joins letters typed within the keyboard input interval into one search ("r" then "u" finds
+    # nothing): a person's second choice comes later than that
+    qtbot.wait(QApplication.keyboardInputInterval() + 100)
     qtbot.keyClick(focused(), letter)
     qtbot.keyClick(focused(), Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: not panel.kind.view().isVisible(), timeout=5000)
@@ -98,6 +103,7 @@ def test_random_shows_that_it_decides_every_frame(agents_window, qtbot):
     assert ap.driver.frames_per_action == 1 and ap.fpa.text() == "1"
     qtbot.mouseClick(ap.attach_btn, Qt.MouseButton.LeftButton)    # detach
     choose_kind(qtbot, ap, Qt.Key.Key_U)                          # a planner: the person's period again
+    assert ap.kind.currentText() == "UCT"
     assert ap.fpa.text() == "5" and ap.fpa.isEnabled()
 
 

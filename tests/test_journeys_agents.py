@@ -202,7 +202,7 @@ def test_a_whole_atari30s_session_refuses_every_lock_and_ends_with_its_result(op
     assert sess.preset.key == "atari30s"
     qtbot.waitUntil(lambda: badge(win) is not None, timeout=5000)
     assert badge(win)[0] == 1 and badge(win)[1] in (29, 30)
-    assert win.st_game.text() == f"Pong — {ATARI30S}, episode 1/10 · human:ann"
+    qtbot.waitUntil(lambda: win.st_game.text() == f"Pong — {ATARI30S}, episode 1/10 · human:ann", timeout=2000)
 
     try_every_lock(win, qtbot)
     assert badge(win) is not None                                  # the badge stayed through it all
