@@ -19,6 +19,7 @@ from a shared counter as ``engine.vector`` does.
 from __future__ import annotations
 
 import os
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -38,7 +39,7 @@ P_SKIP, P_MAXPOOL, P_NOOP_MAX, P_FIRE, P_EPISODIC, P_LIFE_INFO, P_CLIP, P_MAX_ST
 ST_ELAPSED, ST_OVER, ST_LIVES, ST_LOST, ST_REWARD, ST_HEAD = range(6)
 # O: the outputs per lane, as int32 rows
 O_ENV_ID, O_REWARD, O_TERM, O_TRUNC, O_LIVES, O_FRAME, O_EPFRAME = range(7)
-JOB_STEP, JOB_RESET, JOB_REPORT = range(3)
+JOB_STEP, JOB_RESET, JOB_REPORT, JOB_NONE = range(4)  # JOB_NONE: the lane is left as it is, outputs too
 ROW_GAP = 16  # int64 slots after each lane's rows: neighbouring lanes' writes stay off each other's cache lines
 U32 = 0xFFFFFFFF
 
@@ -322,17 +323,20 @@ class Lanes:
         mt_seed(self.NR[i], 0, 1, seed & U32)
 
     def run(self, kinds: np.ndarray) -> None:
-        """One job per lane (``kinds[i]`` for lane ``i``): resets first, as they cost the most."""
-        order = np.argsort(kinds != JOB_RESET, kind="stable")
-        self._jobs[:] = order
-        self._kinds[:] = kinds[order]
+        """One job per lane (``kinds[i]`` for lane ``i``; none for ``JOB_NONE``): resets first, as they
+        cost the most."""
+        chosen = np.flatnonzero(kinds != JOB_NONE)
+        order = chosen[np.argsort(kinds[chosen] != JOB_RESET, kind="stable")]
+        m = len(order)
+        self._jobs[:m] = order
+        self._kinds[:m] = kinds[order]
         self._counter[0] = 0
         rz = self.resize
-        args = (self._jobs, self._kinds, self._counter, self.S, self.rom, self.FB, self.R, self.NR, self.SNAP,
-                self.RSNAP, self.DRAWALL, self.RAW, self.STACK, self.ST, self.ACT, self.DELTA, self.P,
+        args = (self._jobs[:m], self._kinds[:m], self._counter, self.S, self.rom, self.FB, self.R, self.NR,
+                self.SNAP, self.RSNAP, self.DRAWALL, self.RAW, self.STACK, self.ST, self.ACT, self.DELTA, self.P,
                 self.gray_lut, self.rgb_lut, rz.params, rz.xdi, rz.xsi, rz.xal, rz.ydi, rz.ysi, rz.yal,
                 self.SCR, self.O, self.OBS, self.FINAL)
-        helpers = min(self.num_threads, int(np.count_nonzero(kinds != JOB_REPORT))) - 1
+        helpers = min(self.num_threads, int(np.count_nonzero((kinds == JOB_STEP) | (kinds == JOB_RESET)))) - 1
         if helpers <= 0:
             _work(*args)
             return
@@ -352,6 +356,125 @@ class Lanes:
             self._pool = None
 
 
+class VectorInterface:
+    """ale-py's ``ALEVectorInterface`` over :class:`Lanes`: ``reset(indices, seeds)``,
+    ``send(action_ids, paddle_strengths)`` and ``recv()``.
+
+    With ``batch_size`` below the number of lanes it is asynchronous as ale-py's: ``send`` starts the
+    lanes of the last batch on a thread of their own and returns at once, and ``recv`` hands back the
+    next ``batch_size`` lanes whose results are ready, oldest first (``env_id`` says which). Each lane's
+    results stay in its own slot until they are handed back, so lanes in flight never overwrite them."""
+
+    def __init__(self, lanes: Lanes, batch_size: int, obs_shape: tuple):
+        self.lanes = lanes
+        self.num_envs = n = lanes.num_envs
+        self.batch_size = batch_size or n
+        self._frame_shape = obs_shape
+        self._ready: deque[int] = deque()        # lanes whose results wait to be handed back
+        self._in_flight: deque = deque()         # (future, lanes) per send not yet received
+        self._last = np.arange(n)                # the lanes the next send's actions are for
+        self._pending = False
+        self._reset_once = False
+        self._driver = ThreadPoolExecutor(1, thread_name_prefix="arcade-lab-vector-send") \
+            if self.batch_size < n else None
+
+    @property
+    def asynchronous(self) -> bool:
+        return self._driver is not None
+
+    def reset(self, reset_indices, reset_seeds):
+        """Reset the lanes ``reset_indices``, reloading the cartridge for each seed >= 0 (ALE seeded by
+        it); the others are reported as they stand. Returns (observations, info)."""
+        lanes, n = self.lanes, self.num_envs
+        idx = np.asarray(reset_indices, dtype=np.int64).reshape(-1)
+        seeds = np.asarray(reset_seeds, dtype=np.int64).reshape(-1)
+        if idx.shape != seeds.shape:
+            raise ValueError(f"one seed per reset index: {len(idx)} indices, {len(seeds)} seeds")
+        if idx.size and (idx.min() < 0 or idx.max() >= n):
+            raise IndexError(f"env_id out of range [0, {n}): {idx.tolist()}")
+        if len(np.unique(idx)) != len(idx):
+            raise ValueError(f"duplicate env_id in reset indices: {idx.tolist()}")
+        if len(idx) != n:
+            if self.asynchronous:
+                raise ValueError("a partial reset (reset_mask) needs every lane's results in hand, which "
+                                 "asynchronous batches (batch_size < num_envs) do not keep")
+            if not self._reset_once:
+                raise RuntimeError(f"The first reset() must reset every environment (got {len(idx)} of {n})")
+        self._settle()
+        for i, s in zip(idx.tolist(), seeds.tolist()):
+            if s >= 0:  # ale-py: a negative seed leaves the lane's generators as they are
+                lanes.reload(i, s)
+        kinds = np.full(n, JOB_REPORT, dtype=np.int64)
+        kinds[idx] = JOB_RESET
+        lanes.run(kinds)
+        self._reset_once = True
+        self._pending = False
+        self._ready = deque(range(n))
+        obs, *_, info = self._hand_back(final=False)
+        return obs, info
+
+    def send(self, action_ids: np.ndarray, paddle_strengths: np.ndarray) -> None:
+        """Actions (indices into the action set) and paddle strengths for the lanes of the last batch."""
+        if not self._reset_once:
+            raise RuntimeError("send() called before reset()")
+        if self._pending:
+            raise RuntimeError("send() called twice without recv()")
+        lanes, to = self.lanes, self._last
+        lanes.ACT[to] = lanes.action_set[np.asarray(action_ids, dtype=np.int64)]
+        lanes.DELTA[to] = (np.float32(23000.0) * np.abs(np.asarray(paddle_strengths, np.float32))).astype(np.int64)
+        kinds = np.full(self.num_envs, JOB_NONE, dtype=np.int64)
+        kinds[to] = JOB_STEP
+        self._pending = True
+        if self.asynchronous:
+            self._in_flight.append((self._driver.submit(lanes.run, kinds), to))
+        else:
+            self._kinds = kinds
+
+    def recv(self):
+        """The next batch: (observations, rewards, terminations, truncations, info)."""
+        if not self._pending:
+            raise RuntimeError("recv() called without actions sent")
+        self._pending = False
+        if not self.asynchronous:
+            self.lanes.run(self._kinds)
+            self._ready.extend(range(self.num_envs))
+        while len(self._ready) < self.batch_size:
+            future, stepped = self._in_flight.popleft()
+            future.result()
+            self._ready.extend(stepped.tolist())
+        return self._hand_back(final=self.lanes.P[P_SAME_STEP] != 0)
+
+    def _settle(self) -> None:
+        while self._in_flight:
+            future, _ = self._in_flight.popleft()
+            future.result()
+
+    def _hand_back(self, final: bool):
+        lanes, b = self.lanes, self.batch_size
+        ids = np.array([self._ready.popleft() for _ in range(b)], dtype=np.int64)
+        self._last = ids
+        O = lanes.O[:, ids]
+        shape = (b, *self._frame_shape)
+        obs = lanes.OBS[ids].reshape(shape)
+        term = O[O_TERM].astype(np.bool_)
+        trunc = O[O_TRUNC].astype(np.bool_)
+        info = {"env_id": O[O_ENV_ID], "lives": O[O_LIVES], "frame_number": O[O_FRAME],
+                "episode_frame_number": O[O_EPFRAME]}
+        if final and (term.any() or trunc.any()):
+            done = term | trunc
+            fin = np.zeros(shape, dtype=np.uint8)
+            fin[done] = lanes.FINAL[ids].reshape(shape)[done]
+            info["final_obs"] = fin
+        return obs, O[O_REWARD], term, trunc, info
+
+    def close(self) -> None:
+        if self._driver is not None:
+            self._settle()
+            self._driver.shutdown(wait=True)
+            self._driver = None
+        self.lanes.close()
+
+
 # ale-py's continuous actions: [horizontal + 1, vertical + 1, fire] -> ALE action (= index into the full set)
 _CONTINUOUS = np.array([[[9, 17], [4, 12], [7, 15]],     # left: down, centre, up
                         [[5, 13], [0, 1], [2, 10]],      # centre
@@ -369,8 +492,8 @@ def _make_gym_vector():
         """ale-py's ``AtariVectorEnv`` over our emulator: the same arguments, defaults and outputs.
 
         Beyond ale-py: ``mode`` and ``difficulty`` (set after every cartridge load, as the single
-        environment does). ``batch_size`` below ``num_envs`` (ale-py's asynchronous batches) is not
-        supported; ``thread_affinity_offset`` is accepted and has no effect."""
+        environment does). ``thread_affinity_offset`` is accepted and has no effect. ``self.ale`` is the
+        :class:`VectorInterface` under it, as ale-py's ``ALEVectorInterface``."""
 
         def __init__(self, game: str, num_envs: int = 1, *, batch_size: int = 0, num_threads: int = 0,
                      thread_affinity_offset: int = -1, max_num_frames_per_episode: int = 108000,
@@ -391,9 +514,9 @@ def _make_gym_vector():
             for name, v in (("num_envs", num_envs), ("stack_num", stack_num)):
                 if not isinstance(v, (int, np.integer)) or v < 1:
                     raise ValueError(f"{name} must be an integer >= 1, got {v!r}")
-            if batch_size not in (0, num_envs):
-                raise ValueError(f"batch_size={batch_size}: asynchronous batches (batch_size < num_envs) are "
-                                 "not supported; use 0 or num_envs")
+            if not isinstance(batch_size, (int, np.integer)) or not 0 <= batch_size <= num_envs:
+                raise ValueError(f"batch_size must be an integer in [0, num_envs={num_envs}] (0: num_envs), got "
+                                 f"{batch_size!r}")
             if num_threads < 0:
                 raise ValueError(f"num_threads must be >= 0 (0: one per core), got {num_threads}")
             if not isinstance(max_num_frames_per_episode, (int, np.integer)) or max_num_frames_per_episode < 1:
@@ -411,23 +534,23 @@ def _make_gym_vector():
                                full_action_space=full_action_space or continuous,
                                same_step=self.autoreset_mode == AutoresetMode.SAME_STEP,
                                num_threads=num_threads, mode=mode, difficulty=difficulty)
-            self.num_envs = self.batch_size = num_envs
+            self.num_envs = num_envs
+            self.batch_size = batch_size = batch_size or num_envs
             self.continuous = continuous
             self.continuous_action_threshold = continuous_action_threshold
             self.grayscale = grayscale
             self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
-            self._obs_shape = (num_envs, stack_num, *self.lanes.frame_shape)
-            self.single_observation_space = spaces.Box(0, 255, shape=self._obs_shape[1:], dtype=np.uint8)
+            frame_shape = (stack_num, *self.lanes.frame_shape)
+            self.ale = VectorInterface(self.lanes, batch_size, frame_shape)
+            self.single_observation_space = spaces.Box(0, 255, shape=frame_shape, dtype=np.uint8)
             if continuous:
                 self.single_action_space = spaces.Box(low=np.array([0.0, -np.pi, 0.0], np.float32),
                                                       high=np.array([1.0, np.pi, 1.0], np.float32),
                                                       dtype=np.float32, shape=(3,))
             else:
                 self.single_action_space = spaces.Discrete(len(self.lanes.action_set))
-            self.observation_space = batch_space(self.single_observation_space, num_envs)
-            self.action_space = batch_space(self.single_action_space, num_envs)
-            self._reset_once = False
-            self._pending = None
+            self.observation_space = batch_space(self.single_observation_space, batch_size)
+            self.action_space = batch_space(self.single_action_space, batch_size)
 
         # -- ale-py's interface ------------------------------------------------------------------------
         def reset(self, *, seed: int | np.ndarray | None = None, options: dict | None = None):
@@ -442,8 +565,6 @@ def _make_gym_vector():
                 if mask.shape != (n,):
                     raise ValueError(f"`reset_mask` must have shape {(n,)}, got {mask.shape}")
                 (idx,) = np.where(mask)
-                if len(idx) != n and not self._reset_once:
-                    raise RuntimeError(f"The first reset() must reset every environment (got {len(idx)} of {n})")
             if seed is None:
                 seeds = np.full(len(idx), -1)
             elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
@@ -455,25 +576,14 @@ def _make_gym_vector():
                 seeds = seed
             else:
                 raise TypeError("Unsupported seed type")
-            self._reset_once = True
-            lanes = self.lanes
-            for i, s in zip(idx.tolist(), np.asarray(seeds).astype(np.int64).tolist()):
-                if s >= 0:  # ale-py: a negative seed leaves the lane's generators as they are
-                    lanes.reload(i, s)
-            kinds = np.full(n, JOB_REPORT, dtype=np.int64)
-            kinds[idx] = JOB_RESET
-            lanes.run(kinds)
-            obs, *_, info = self._outputs(final=False)
-            return obs, info
+            return self.ale.reset(idx, np.asarray(seeds).astype(np.int64))
 
         def step(self, actions):
             self.send(actions)
             return self.recv()
 
         def send(self, actions) -> None:
-            """Queue one action per environment (ale-py's asynchronous half of ``step``)."""
-            if not self._reset_once:
-                raise RuntimeError("send() called before reset()")
+            """One action per environment of the last batch (ale-py's asynchronous half of ``step``)."""
             lanes = self.lanes
             if self.continuous:
                 a = np.asarray(actions)
@@ -497,33 +607,11 @@ def _make_gym_vector():
                     raise ValueError(f"action indices must be in [0, {len(lanes.action_set)}), got {a}")
                 idx = a.astype(np.int64)
                 strength = np.ones(self.batch_size, dtype=np.float32)
-            lanes.ACT[:] = lanes.action_set[idx]
-            lanes.DELTA[:] = (np.float32(23000.0) * np.abs(strength.astype(np.float32))).astype(np.int64)
-            self._pending = True
+            self.ale.send(idx, strength)
 
         def recv(self):
-            """Play the queued actions; the step's (observations, rewards, terminations, truncations,
-            info)."""
-            if not self._pending:
-                raise RuntimeError("recv() called without actions sent")
-            self._pending = None
-            self.lanes.run(np.full(self.num_envs, JOB_STEP, dtype=np.int64))
-            return self._outputs(final=self.autoreset_mode == AutoresetMode.SAME_STEP)
-
-        def _outputs(self, final: bool):
-            lanes = self.lanes
-            O = lanes.O
-            obs = lanes.OBS.reshape(self._obs_shape).copy()
-            term = O[O_TERM].astype(np.bool_)
-            trunc = O[O_TRUNC].astype(np.bool_)
-            info = {"env_id": O[O_ENV_ID].copy(), "lives": O[O_LIVES].copy(), "frame_number": O[O_FRAME].copy(),
-                    "episode_frame_number": O[O_EPFRAME].copy()}
-            if final and (term.any() or trunc.any()):
-                done = term | trunc
-                fin = np.zeros(self._obs_shape, dtype=np.uint8)
-                fin[done] = lanes.FINAL.reshape(self._obs_shape)[done]
-                info["final_obs"] = fin
-            return obs, O[O_REWARD].copy(), term, trunc, info
+            """The next batch's (observations, rewards, terminations, truncations, info)."""
+            return self.ale.recv()
 
         def get_action_meanings(self) -> list[str]:
             from .games.base import ACTION_MEANINGS
@@ -531,7 +619,7 @@ def _make_gym_vector():
             return [ACTION_MEANINGS[a] for a in self.lanes.action_set]
 
         def close_extras(self, **kwargs):
-            self.lanes.close()
+            self.ale.close()
 
     return ArcadeLabVectorEnv
 

@@ -217,8 +217,103 @@ def test_bad_arguments_are_refused_as_ale_py_does():
         ArcadeLabVectorEnv("pong", 1, frameskip=0)
     with pytest.raises(TypeError, match="obs_type"):
         gym.make_vec("ArcadeLab/Pong-v5", num_envs=2, obs_type="rgb")
-    with pytest.raises(ValueError, match="batch_size"):
-        ArcadeLabVectorEnv("pong", 4, batch_size=2)
+    for bad in (5, -1, 1.5):
+        with pytest.raises(ValueError, match="batch_size"):
+            ArcadeLabVectorEnv("pong", 4, batch_size=bad)
+
+
+def _lane_histories(env, actions_per_lane, steps):
+    """Drive ``env`` (any batch size) until every lane has taken ``steps`` actions; each lane's actions
+    come from its own list in order. Returns, per lane, what it handed back in order: its reset first
+    (with the reset's batch or a later one), then one result per action, each as the observation and
+    (reward, term, trunc, lives, frame)."""
+    n = env.num_envs
+    taken = np.zeros(n, dtype=np.int64)
+    seen = [[] for _ in range(n)]
+
+    def record(obs, rew, term, trunc, info):
+        ids = info["env_id"]
+        assert ids.shape == (env.batch_size,) and len(set(ids.tolist())) == env.batch_size
+        for k, i in enumerate(ids):
+            seen[i].append((obs[k].copy(), (rew[k], term[k], trunc[k], info["lives"][k], info["frame_number"][k])))
+        return ids
+
+    obs, info = env.reset(seed=11)
+    b = env.batch_size
+    ids = record(obs, np.zeros(b, np.int32), np.zeros(b, bool), np.zeros(b, bool), info)
+    while (taken < steps).any():
+        acts = np.array([actions_per_lane[i][min(taken[i], steps - 1)] for i in ids], dtype=np.int64)
+        taken[ids] += 1
+        ids = record(*env.step(acts))
+    return seen
+
+
+@pytest.mark.parametrize("batch_size", [1, 3])
+def test_asynchronous_batches_give_each_lane_the_trajectory_of_the_synchronous_env(batch_size):
+    """batch_size < num_envs: each batch holds different lanes (``env_id``), every lane is handed back
+    once per action it was sent, and a lane's observations and outcomes are those the synchronous env gives
+    it for the same actions: asynchrony changes only when a lane is seen."""
+    n, steps = 6, 120
+    rng = np.random.default_rng(5)
+    per_lane = [rng.integers(4, size=steps) for _ in range(n)]
+    sync = ArcadeLabVectorEnv("breakout", n, num_threads=2, **{**RAW, "stack_num": 2})
+    asyn = ArcadeLabVectorEnv("breakout", n, num_threads=2, batch_size=batch_size, **{**RAW, "stack_num": 2})
+    try:
+        assert asyn.single_observation_space == sync.single_observation_space
+        assert asyn.observation_space.shape == (batch_size, 2, 210, 160)
+        assert asyn.action_space.shape == (batch_size,)
+        ours_sync, ours_async = _lane_histories(sync, per_lane, steps), _lane_histories(asyn, per_lane, steps)
+        for i in range(n):
+            m = min(len(ours_sync[i]), len(ours_async[i]))
+            assert m >= steps
+            for t, ((o1, r1), (o2, r2)) in enumerate(zip(ours_async[i][:m], ours_sync[i][:m])):
+                assert np.array_equal(o1, o2) and r1 == r2, f"lane {i}, result {t}: {r1} != {r2}"
+        assert any(r[0] for lane in ours_sync for _, r in lane)  # the comparison saw rewards
+    finally:
+        sync.close()
+        asyn.close()
+
+
+def test_asynchronous_send_returns_before_the_lanes_are_stepped():
+    """send starts the last batch's lanes and returns; recv hands back lanes already done first (after a
+    reset, the second half) without waiting for the ones in flight."""
+    env = ArcadeLabVectorEnv("pong", 4, num_threads=1, batch_size=2, **RAW)
+    try:
+        obs, info = env.reset(seed=0)
+        assert info["env_id"].tolist() == [0, 1]
+        env.send(np.zeros(2, dtype=np.int64))
+        _, _, _, _, info = env.recv()
+        assert info["env_id"].tolist() == [2, 3]                 # ready since the reset
+        assert (info["frame_number"] == info["frame_number"][0]).all()
+        _, _, _, _, info = env.step(np.zeros(2, dtype=np.int64))
+        assert info["env_id"].tolist() == [0, 1]                 # stepped by the first send
+        with pytest.raises(RuntimeError, match="without actions sent"):
+            env.recv()
+        env.send(np.zeros(2, dtype=np.int64))
+        with pytest.raises(RuntimeError, match="twice"):
+            env.send(np.zeros(2, dtype=np.int64))
+    finally:
+        env.close()
+
+
+def test_partial_and_malformed_resets_are_refused():
+    mask = np.array([True, False, False, False])
+    env = ArcadeLabVectorEnv("pong", 4, batch_size=2, **RAW)
+    env.reset()
+    with pytest.raises(ValueError, match="batch_size < num_envs"):
+        env.reset(options={"reset_mask": mask})
+    env.close()
+    env = ArcadeLabVectorEnv("pong", 4, **RAW)
+    with pytest.raises(RuntimeError, match="first reset"):
+        env.reset(options={"reset_mask": mask})
+    env.reset()
+    with pytest.raises(ValueError, match="duplicate env_id"):
+        env.ale.reset([0, 0], [-1, -1])
+    with pytest.raises(IndexError, match="out of range"):
+        env.ale.reset([4], [-1])
+    obs, info = env.reset(options={"reset_mask": mask})            # still usable after the refusals
+    assert obs.shape == (4, 1, 210, 160) and info["env_id"].tolist() == [0, 1, 2, 3]
+    env.close()
 
 
 def test_send_recv_threads_and_mode():
