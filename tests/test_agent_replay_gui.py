@@ -115,6 +115,6 @@ def test_replaying_an_agent_episode_shows_its_thoughts_at_60_hz(open_window, qtb
     assert np.allclose(panel.thought._bars_bottom.opts["height"], np.nan_to_num(last["value"]))
     assert f"score {int(rec.score)}" in panel.status.text() and win.session.score == rec.score
     # the plot was scrolled into the dock's view, not left below the agent's settings
-    area = panel.widget().viewport()
+    area = panel.scroll.viewport()
     plot = panel.thought.top
     assert area.rect().intersects(QRect(plot.mapTo(area, QPoint(0, 0)), plot.size()))

@@ -265,7 +265,8 @@ class AgentsPanel(QDockWidget):
         form.addRow("Start from", self.start_from)
         lay.addWidget(box)
 
-        # -- controls
+        # -- controls: above the scrolled settings, in sight however short the dock is
+        bar = QVBoxLayout()
         row = QHBoxLayout()
         self.attach_btn = QPushButton("Attach")
         self.attach_btn.clicked.connect(self.toggle_attach)
@@ -276,7 +277,7 @@ class AgentsPanel(QDockWidget):
         self.step_btn.clicked.connect(self._step)
         for b in (self.attach_btn, self.play_btn, self.step_btn):
             row.addWidget(b)
-        lay.addLayout(row)
+        bar.addLayout(row)
         row2 = QHBoxLayout()
         self.speed = QComboBox()
         for label, _ in SPEED_CHOICES:
@@ -286,12 +287,12 @@ class AgentsPanel(QDockWidget):
         self.speed.currentIndexChanged.connect(self._speed_chosen)
         row2.addWidget(QLabel("Speed"))
         row2.addWidget(self.speed)
-        lay.addLayout(row2)
+        bar.addLayout(row2)
         self.takeover_btn = QPushButton("Take over (Tab)")
         self.takeover_btn.setCheckable(True)
         self.takeover_btn.setEnabled(False)
         self.takeover_btn.toggled.connect(self._takeover)
-        lay.addWidget(self.takeover_btn)
+        row2.addWidget(self.takeover_btn)
         self.overlay_box = QCheckBox("Show the agent's features on the screen")
         self.overlay_box.toggled.connect(self._overlay_toggled)
         lay.addWidget(self.overlay_box)
@@ -308,7 +309,13 @@ class AgentsPanel(QDockWidget):
         tl.addWidget(self.thought)
         lay.addWidget(think)
         lay.addStretch(1)
-        self.setWidget(scrolled(body))
+        outer = QWidget()
+        ol = QVBoxLayout(outer)
+        ol.setContentsMargins(6, 6, 6, 0)
+        ol.addLayout(bar)
+        self.scroll = scrolled(body)
+        ol.addWidget(self.scroll, 1)
+        self.setWidget(outer)
 
         self.overlay = FeatureOverlay(window.view)
         self.timer = QTimer(self)

@@ -7,7 +7,6 @@ the decision changes, so the bars move at the decisions' own pace while the game
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, QTimer
-from PySide6.QtWidgets import QScrollArea
 
 
 class ReplayThoughts(QObject):
@@ -35,10 +34,8 @@ class ReplayThoughts(QObject):
 
     @staticmethod
     def _reveal(agents) -> None:
-        area = agents.widget()
-        if isinstance(area, QScrollArea):
-            box = agents.thought.parentWidget() or agents.thought
-            area.ensureWidgetVisible(box, 0, 0)
+        box = agents.thought.parentWidget() or agents.thought
+        agents.scroll.ensureWidgetVisible(box, 0, 0)
 
     def _poll(self) -> None:
         sess = self.window.session
