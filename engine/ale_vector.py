@@ -65,7 +65,7 @@ def _capture(s, fb, raw_row, P, gray_lut, rgb_lut):
 
 
 @jit
-def _process_screen(i, RAW, STACK, ST, P, rp, xdi, xsi, xal, ydi, ysi, yal, SCR):
+def _process_screen(i, RAW, STACK, ST, P, rp, xs, xw, ys, yw, SCR):
     """Pool the two kept frames into the first, then resize (or copy) it into the ring's next slot."""
     raw0 = RAW[i, 0]
     if P[P_MAXPOOL]:
@@ -73,7 +73,7 @@ def _process_screen(i, RAW, STACK, ST, P, rp, xdi, xsi, xal, ydi, ysi, yal, SCR)
     head = ST[i, ST_HEAD]
     dst = STACK[i, head]
     if P[P_RESIZE]:
-        resize_area(raw0, dst, rp, xdi, xsi, xal, ydi, ysi, yal, SCR[i])
+        resize_area(raw0, dst, rp, xs, xw, ys, yw, SCR[i])
     else:
         for k in range(dst.shape[0]):
             dst[k] = raw0[k]
@@ -124,7 +124,7 @@ def _play(s, rom, fb, r, action, delta, raw, P, gray_lut, rgb_lut, lives0, elaps
 
 @jit
 def _lane_step(i, S, rom, FB, R, SNAP, RSNAP, DRAWALL, RAW, STACK, ST, ACT, DELTA, P, gray_lut, rgb_lut,
-               rp, xdi, xsi, xal, ydi, ysi, yal, SCR):
+               rp, xs, xw, ys, yw, SCR):
     s = S[i]
     r = R[i]
     draw_all = DRAWALL[i] != 0
@@ -142,7 +142,7 @@ def _lane_step(i, S, rom, FB, R, SNAP, RSNAP, DRAWALL, RAW, STACK, ST, ACT, DELT
     ST[i, ST_ELAPSED] = elapsed
     ST[i, ST_OVER] = 1 if over else 0
     ST[i, ST_LOST] = 1 if lost else 0
-    _process_screen(i, RAW, STACK, ST, P, rp, xdi, xsi, xal, ydi, ysi, yal, SCR)
+    _process_screen(i, RAW, STACK, ST, P, rp, xs, xw, ys, yw, SCR)
     ST[i, ST_LIVES] = ale_core.lives(s)
     if P[P_CLIP]:
         reward = -1 if reward < -1 else (1 if reward > 1 else reward)
@@ -151,7 +151,7 @@ def _lane_step(i, S, rom, FB, R, SNAP, RSNAP, DRAWALL, RAW, STACK, ST, ACT, DELT
 
 @jit
 def _lane_reset(i, S, rom, FB, R, NR, SNAP, RSNAP, DRAWALL, RAW, STACK, ST, P, gray_lut, rgb_lut,
-                rp, xdi, xsi, xal, ydi, ysi, yal, SCR):
+                rp, xs, xw, ys, yw, SCR):
     """ALE's reset_game, FIRE (where the game has it), the random NOOPs, then a fresh ring."""
     s = S[i]
     fb = FB[i]
@@ -171,7 +171,7 @@ def _lane_reset(i, S, rom, FB, R, NR, SNAP, RSNAP, DRAWALL, RAW, STACK, ST, P, g
     ST[i, ST_HEAD] = 0
     _capture(s, fb, RAW[i, 0], P, gray_lut, rgb_lut)
     RAW[i, 1, :] = 0
-    _process_screen(i, RAW, STACK, ST, P, rp, xdi, xsi, xal, ydi, ysi, yal, SCR)
+    _process_screen(i, RAW, STACK, ST, P, rp, xs, xw, ys, yw, SCR)
     ST[i, ST_ELAPSED] = 0
     ST[i, ST_REWARD] = 0
     ST[i, ST_OVER] = 0
@@ -200,7 +200,7 @@ def _report(i, slot, S, STACK, ST, P, O, OBS):
 
 @jit
 def _work(jobs, kinds, counter, S, rom, FB, R, NR, SNAP, RSNAP, DRAWALL, RAW, STACK, ST, ACT, DELTA, P,
-          gray_lut, rgb_lut, rp, xdi, xsi, xal, ydi, ysi, yal, SCR, O, OBS, FINAL):
+          gray_lut, rgb_lut, rp, xs, xw, ys, yw, SCR, O, OBS, FINAL):
     """Every thread runs this loop, taking the next job from the shared counter. A job: step (or, in
     NEXT_STEP mode, reset a lane whose episode is over), reset, or report a lane as it stands; the
     lane's outputs go to its own slot."""
@@ -215,11 +215,11 @@ def _work(jobs, kinds, counter, S, rom, FB, R, NR, SNAP, RSNAP, DRAWALL, RAW, ST
             _report(i, i, S, STACK, ST, P, O, OBS)
         elif kind == JOB_RESET or (not same_step and _episode_over(i, ST, P)):
             _lane_reset(i, S, rom, FB, R, NR, SNAP, RSNAP, DRAWALL, RAW, STACK, ST, P, gray_lut, rgb_lut,
-                        rp, xdi, xsi, xal, ydi, ysi, yal, SCR)
+                        rp, xs, xw, ys, yw, SCR)
             _report(i, i, S, STACK, ST, P, O, OBS)
         else:
             _lane_step(i, S, rom, FB, R, SNAP, RSNAP, DRAWALL, RAW, STACK, ST, ACT, DELTA, P, gray_lut, rgb_lut,
-                       rp, xdi, xsi, xal, ydi, ysi, yal, SCR)
+                       rp, xs, xw, ys, yw, SCR)
             if same_step and _episode_over(i, ST, P):
                 # the episode's last observation and outcome, then the new episode's observation
                 linearize(STACK[i], ST[i, ST_HEAD], FINAL[i])
@@ -228,7 +228,7 @@ def _work(jobs, kinds, counter, S, rom, FB, R, NR, SNAP, RSNAP, DRAWALL, RAW, ST
                 term = O[O_TERM, i]
                 trunc = O[O_TRUNC, i]
                 _lane_reset(i, S, rom, FB, R, NR, SNAP, RSNAP, DRAWALL, RAW, STACK, ST, P, gray_lut, rgb_lut,
-                            rp, xdi, xsi, xal, ydi, ysi, yal, SCR)
+                            rp, xs, xw, ys, yw, SCR)
                 _report(i, i, S, STACK, ST, P, O, OBS)
                 O[O_REWARD, i] = reward
                 O[O_TERM, i] = term
@@ -334,7 +334,7 @@ class Lanes:
         rz = self.resize
         args = (self._jobs[:m], self._kinds[:m], self._counter, self.S, self.rom, self.FB, self.R, self.NR,
                 self.SNAP, self.RSNAP, self.DRAWALL, self.RAW, self.STACK, self.ST, self.ACT, self.DELTA, self.P,
-                self.gray_lut, self.rgb_lut, rz.params, rz.xdi, rz.xsi, rz.xal, rz.ydi, rz.ysi, rz.yal,
+                self.gray_lut, self.rgb_lut, rz.params, rz.xs, rz.xw, rz.ys, rz.yw,
                 self.SCR, self.O, self.OBS, self.FINAL)
         helpers = min(self.num_threads, int(np.count_nonzero((kinds == JOB_STEP) | (kinds == JOB_RESET)))) - 1
         if helpers <= 0:

@@ -37,6 +37,24 @@ def area_table(ssize: int, dsize: int, cn: int) -> tuple[np.ndarray, np.ndarray,
     return (np.array(di, dtype=np.int64), np.array(si, dtype=np.int64), np.array(alpha, dtype=np.float32))
 
 
+def dense_table(ssize: int, dsize: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`area_table` as one row per destination cell: source cell indices and weights, padded to the
+    widest row with weight 0 (adding 0.0 to a positive float32 sum leaves it as it is, so padded rows sum
+    exactly as the unpadded ones)."""
+    di, si, alpha = area_table(ssize, dsize, 1)
+    width = int(np.bincount(di, minlength=dsize).max())
+    idx = np.zeros((dsize, width), dtype=np.int64)
+    w = np.zeros((dsize, width), dtype=np.float32)
+    fill = np.zeros(dsize, dtype=np.int64)
+    for d, sx, a in zip(di.tolist(), si.tolist(), alpha.tolist()):
+        idx[d, fill[d]] = sx
+        w[d, fill[d]] = a
+        fill[d] += 1
+    for d in range(dsize):
+        idx[d, fill[d]:] = idx[d, fill[d] - 1]
+    return idx, w
+
+
 class Resize:
     """The tables for one (src_h, src_w) -> (dst_h, dst_w) shrink of ``cn``-channel frames."""
 
@@ -49,8 +67,8 @@ class Resize:
         # OpenCV's integer path: both factors whole numbers (block sums, then one multiply)
         self.block = (abs(sy - round(sy)) < 2.2e-16 and abs(sx - round(sx)) < 2.2e-16)
         self.by, self.bx = int(round(sy)), int(round(sx))
-        self.xdi, self.xsi, self.xal = area_table(src_w, dst_w, cn)
-        self.ydi, self.ysi, self.yal = area_table(src_h, dst_h, 1)
+        self.xs, self.xw = dense_table(src_w, dst_w)
+        self.ys, self.yw = dense_table(src_h, dst_h)
         self.params = np.array([src_h, src_w, dst_h, dst_w, cn, int(self.block), self.by, self.bx], np.int64)
 
     def scratch(self, n: int) -> np.ndarray:
@@ -69,45 +87,58 @@ def _round_u8(v):
 
 
 @jit
-def resize_area(src, dst, rp, xdi, xsi, xal, ydi, ysi, yal, scratch):
-    """``src`` (flat H*W*cn) shrunk into ``dst`` (flat h*w*cn); ``scratch``: 2*w*cn float32."""
+def _horizontal(src, base, cn, xs, xw, buf):
+    """One source row (starting at ``base``) shrunk along x into ``buf``, each output summed in the
+    table's order."""
+    width = xs.shape[1]
+    if cn == 1:  # the common grey frames: no channel stride
+        for d in range(xs.shape[0]):
+            v = np.float32(0)
+            for k in range(width):
+                v = v + np.float32(src[base + xs[d, k]]) * xw[d, k]
+            buf[d] = v
+        return
+    for d in range(xs.shape[0]):
+        for c in range(cn):
+            v = np.float32(0)
+            for k in range(width):
+                v = v + np.float32(src[base + xs[d, k] * cn + c]) * xw[d, k]
+            buf[d * cn + c] = v
+
+
+@jit
+def resize_area(src, dst, rp, xs, xw, ys, yw, scratch):
+    """``src`` (flat H*W*cn) shrunk into ``dst`` (flat h*w*cn); ``scratch``: 2*w*cn float32. Each output
+    row is the weighted sum of its source rows' horizontal passes, in the table's order; a source row
+    shared by two output rows is passed once."""
     src_w = rp[1]
-    dst_h = rp[2]
     cn = rp[4]
     row = rp[3] * cn
     if rp[5]:
-        _resize_blocks(src, dst, src_w, dst_h, rp[3], cn, rp[6], rp[7])
+        _resize_blocks(src, dst, src_w, rp[2], rp[3], cn, rp[6], rp[7])
         return
     buf = scratch[:row]
     acc = scratch[row:2 * row]
     src_row = src_w * cn
-    prev = ydi[0]
-    for dx in range(row):
-        acc[dx] = np.float32(0)
-    for j in range(ydi.shape[0]):
-        beta = yal[j]
-        dy = ydi[j]
-        base = ysi[j] * src_row
+    in_buf = -1
+    for y in range(ys.shape[0]):
+        for k in range(ys.shape[1]):
+            beta = yw[y, k]
+            if beta == 0 and k > 0:
+                break  # padding
+            sy = ys[y, k]
+            if sy != in_buf:
+                _horizontal(src, sy * src_row, cn, xs, xw, buf)
+                in_buf = sy
+            if k == 0:
+                for dx in range(row):
+                    acc[dx] = beta * buf[dx]
+            else:
+                for dx in range(row):
+                    acc[dx] = acc[dx] + beta * buf[dx]
+        out = y * row
         for dx in range(row):
-            buf[dx] = np.float32(0)
-        for k in range(xdi.shape[0]):
-            a = xal[k]
-            d = xdi[k]
-            s0 = base + xsi[k]
-            for c in range(cn):
-                buf[d + c] = buf[d + c] + np.float32(src[s0 + c]) * a
-        if dy != prev:
-            out = prev * row
-            for dx in range(row):
-                dst[out + dx] = _round_u8(acc[dx])
-                acc[dx] = beta * buf[dx]
-            prev = dy
-        else:
-            for dx in range(row):
-                acc[dx] = acc[dx] + beta * buf[dx]
-    out = prev * row
-    for dx in range(row):
-        dst[out + dx] = _round_u8(acc[dx])
+            dst[out + dx] = _round_u8(acc[dx])
 
 
 @jit

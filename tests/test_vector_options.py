@@ -145,7 +145,7 @@ def test_area_resize_equals_opencv_inter_area(shape, capsys):
             src = src // 64 * 64  # flat areas: many sums land exactly on halves
         src = src[..., 0] if cn == 1 else src
         out = np.zeros(h * w * cn, np.uint8)
-        resize_area(src.reshape(-1), out, rz.params, rz.xdi, rz.xsi, rz.xal, rz.ydi, rz.ysi, rz.yal, scratch)
+        resize_area(src.reshape(-1), out, rz.params, rz.xs, rz.xw, rz.ys, rz.yw, scratch)
         ref = cv2.resize(np.ascontiguousarray(src), (w, h), interpolation=cv2.INTER_AREA).reshape(-1)
         worst = max(worst, int(np.abs(out.astype(int) - ref.astype(int)).max()))
     with capsys.disabled():
