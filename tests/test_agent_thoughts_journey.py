@@ -13,7 +13,7 @@ pytest.importorskip("PySide6")
 pytest.importorskip("pyqtgraph")
 from PySide6.QtCore import QPoint, Qt  # noqa: E402
 from test_app_realtime import type_into  # noqa: E402
-from test_journeys import activate, focused  # noqa: E402
+from test_journeys import activate, focused, into_sight  # noqa: E402
 from test_journeys_agents import agents_dock, click, pick  # noqa: E402
 
 from arcade_lab.agents.evaluation.store import Store  # noqa: E402
@@ -27,6 +27,7 @@ def test_an_app_played_uct_episode_replays_with_its_thoughts(open_window, qtbot)
     pick(qtbot, ap.kind, "UCT")
     pick(qtbot, ap.start_from, "fresh reset")
     if ap.realtime.isChecked():                                   # an exact, small budget: a quick game
+        into_sight(qtbot, ap.realtime)
         qtbot.mouseClick(ap.realtime, Qt.MouseButton.LeftButton, pos=QPoint(6, ap.realtime.height() // 2))
     assert not ap.realtime.isChecked() and ap.uct_sims.isEnabled()
     type_into(qtbot, ap.uct_sims, "4")

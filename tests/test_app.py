@@ -66,7 +66,7 @@ def test_auto_repeat_ignored_and_focus_loss_releases(window):
 def test_pause_and_single_step_advance_exactly_one_frame(window, qtbot):
     window.pause_action.setChecked(True)
     window.toggle_pause()
-    qtbot.wait(200)
+    qtbot.waitUntil(lambda: window.worker.paused, timeout=5000)   # (the emulator thread takes the command)
     n0 = window.session.frame_number
     qtbot.wait(200)
     assert window.session.frame_number == n0

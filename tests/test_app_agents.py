@@ -252,7 +252,7 @@ def test_pause_and_step_one_decision(window, qtbot):
     ap = _attach(window, qtbot, "Const", action=2)
     qtbot.waitUntil(lambda: ap.driver.decisions > 1, timeout=30000)
     ap.play_btn.setChecked(True)                   # pause
-    qtbot.wait(200)
+    qtbot.waitUntil(lambda: window.worker.paused, timeout=5000)   # (the emulator thread takes the command)
     f0 = window.worker.frames_emulated
     qtbot.wait(200)
     assert window.worker.frames_emulated == f0

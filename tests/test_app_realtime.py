@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from arcade_lab.agents.evaluation.store import Store  # noqa: E402
 
 from test_journeys import (WhenModal, _choose, _menu, _pick, _race_window, activate, click_into,  # noqa: E402
-                           focused, new_session)
+                           focused, into_sight, new_session)
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 
@@ -37,6 +37,7 @@ def agents_window(open_window, qtbot, tmp_path, monkeypatch):
 
 def choose_kind(qtbot, panel, letter) -> None:
     """Click the agent list open, type an agent's first letter and Enter, as one picks from a combo box."""
+    into_sight(qtbot, panel.kind)
     qtbot.mouseClick(panel.kind, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: panel.kind.view().isVisible() and focused() is panel.kind.view(), timeout=5000)
     # a list joins letters typed within the keyboard input interval into one search ("r" then "u" finds
@@ -87,6 +88,7 @@ def test_uct_keeps_real_time_and_shows_its_simulations_per_decision(agents_windo
     # the exact budget stays available: unchecking it enables the simulation count again
     qtbot.mouseClick(ap.attach_btn, Qt.MouseButton.LeftButton)    # detach
     assert ap.driver is None
+    into_sight(qtbot, ap.realtime)
     qtbot.mouseClick(ap.realtime, Qt.MouseButton.LeftButton, pos=QPoint(6, ap.realtime.height() // 2))
     assert not ap.realtime.isChecked() and ap.uct_sims.isEnabled()
 

@@ -36,7 +36,39 @@ def focused():
     return QApplication.focusWidget()
 
 
+def in_sight(widget) -> bool:
+    """Whether a person sees the middle of ``widget`` (shown, and not scrolled away or behind another tab)."""
+    return widget.isVisible() and widget.visibleRegion().contains(widget.rect().center())
+
+
+def into_sight(qtbot, widget) -> None:
+    """Roll the mouse wheel over ``widget``'s scroll area until its middle is in view, as a person does
+    before clicking something below the fold (QTest delivers a click to a widget nobody could click);
+    then wait until it is in sight (a dock shown or raised appears on a queued event)."""
+    from PySide6.QtCore import QPoint, QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QScrollArea
+
+    area = widget.parentWidget()
+    while area is not None and not (isinstance(area, QScrollArea) and area.viewport().isAncestorOf(widget)):
+        area = area.parentWidget()
+    if area is not None and area.isVisible():
+        port = area.viewport()
+        for _ in range(100):
+            if in_sight(widget):
+                break
+            y = widget.mapTo(port, widget.rect().center()).y()
+            if 0 <= y < port.height():
+                break                          # in the viewport: hidden for another reason, waited for below
+            where = QPointF(2, port.height() / 2)   # over the area's margin, not over a spin box it would turn
+            QApplication.sendEvent(port, QWheelEvent(
+                where, QPointF(port.mapToGlobal(where.toPoint())), QPoint(), QPoint(0, 120 if y < 0 else -120),
+                Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False))
+    qtbot.waitUntil(lambda: in_sight(widget), timeout=5000)
+
+
 def click_into(qtbot, widget) -> None:
+    into_sight(qtbot, widget)
     qtbot.mouseClick(widget, Qt.MouseButton.LeftButton)
     assert focused() is widget or widget.isAncestorOf(focused())
 
@@ -480,8 +512,11 @@ def _choose(menu, qtbot, prefix: str) -> None:
 
 def _pick(qtbot, combo, text: str) -> None:
     """Open a combo box with a click and pick ``text`` with the keys."""
+    into_sight(qtbot, combo)
     qtbot.mouseClick(combo, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: QApplication.activePopupWidget() is not None, timeout=5000)
+    # keys go to the list once it has the focus (before, they would turn the closed box)
+    qtbot.waitUntil(lambda: QApplication.activePopupWidget() is not None and focused() is combo.view(),
+                    timeout=5000)
     for _ in range(combo.count()):
         if combo.view().currentIndex().data() == text:
             break
@@ -491,6 +526,7 @@ def _pick(qtbot, combo, text: str) -> None:
 
 
 def _type_number(qtbot, spin, n: int) -> None:
+    into_sight(qtbot, spin)
     qtbot.mouseClick(spin, Qt.MouseButton.LeftButton)
     qtbot.keyClick(focused(), Qt.Key.Key_A, CTRL)
     qtbot.keyClicks(focused(), str(n))

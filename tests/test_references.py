@@ -318,6 +318,7 @@ def test_scores_dock_draws_published_marks(open_window, qtbot):
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
+    from test_journeys import into_sight
 
     from arcade_lab.agents.base import EpisodeRecord
     from arcade_lab.agents.evaluation.store import Store
@@ -330,6 +331,8 @@ def test_scores_dock_draws_published_marks(open_window, qtbot):
                       seed=0, score=s, frames=100, steps=20, lives_lost=0, wall_time=1.0, ended_by="game_over")
         for s in (20.0, 21.0, 21.0)])
     sp = window.agent_ui.scores
+    # a dock added to a shown window appears on a queued event; raised before that, it stays behind its tab
+    qtbot.waitUntil(sp.isVisible, timeout=10000)
     sp.raise_()
     assert sp.open_run("marks")
     qtbot.waitUntil(lambda: sp.game == "freeway" and "agent:const:2" in sp.data, timeout=10000)
@@ -339,9 +342,11 @@ def test_scores_dock_draws_published_marks(open_window, qtbot):
         box are the game's)."""
         row = combo.findData(data)
         assert row >= 0, f"{data!r} is not offered"
+        into_sight(qtbot, combo)
         qtbot.mouseClick(combo, Qt.MouseButton.LeftButton)
-        qtbot.waitUntil(lambda: combo.view().isVisible() and QApplication.activePopupWidget() is not None,
-                        timeout=5000)
+        # the keys go to the list once it has the focus (before, they would turn the closed box)
+        qtbot.waitUntil(lambda: combo.view().isVisible() and QApplication.activePopupWidget() is not None
+                        and QApplication.focusWidget() is combo.view(), timeout=5000)
         key = Qt.Key.Key_Down if row > combo.view().currentIndex().row() else Qt.Key.Key_Up
         while combo.view().currentIndex().row() != row:
             QTest.keyClick(QApplication.focusWidget(), key)

@@ -50,11 +50,12 @@ def test_ale2013_session_records_five_episodes_and_locks(window, qtbot, monkeypa
     qtbot.waitUntil(lambda: sess.complete, timeout=60000)
     _key(window, Qt.Key.Key_Space, False)
     _key(window, Qt.Key.Key_Down, False)
+    # the session's end is announced once its last rows are written (``complete`` comes just before that)
+    qtbot.waitUntil(lambda: "Session complete" in window.view.message, timeout=5000)
     st = window.store
     eps = st.episodes(session_id=sess.session_id, full=True)
     assert len(eps) == 5 and [e.score for e in eps] == sess.scores and all(e.frames == 60 for e in eps)
     assert st.session(sess.session_id)["status"] == "finished"
-    qtbot.waitUntil(lambda: "Session complete" in window.view.message, timeout=5000)
     assert window.verify_session(sess.session_id) == 5
     assert all(e.verified for e in st.episodes(session_id=sess.session_id))
     [row] = leaderboard(st)
@@ -83,7 +84,7 @@ def test_free_play_save_load_and_rewind(window, qtbot, tmp_path):
     qtbot.waitUntil(lambda: window.session.frame_number > saved + 200, timeout=20000)
     window.pause_action.setChecked(True)
     window.toggle_pause()
-    qtbot.wait(100)
+    qtbot.waitUntil(lambda: window.worker.paused, timeout=5000)
     assert window.load_state(2)
     qtbot.waitUntil(lambda: window.session.frame_number == saved, timeout=5000)
     qtbot.waitUntil(lambda: window.snapshots.list.count() == 1, timeout=5000)
