@@ -86,8 +86,8 @@ class RecordedSession(PlaySession):
         self.events.append(f"Episode {n}{'/' + str(total) if total else ''} finished: score {rec.score:g} "
                            f"({rec.frames} frames, {rec.ended_by.replace('_', ' ')})")
         if total and n >= total:
-            self.complete = True
             self.store.finish_session(self.session_id)
+            self.complete = True   # after the write: whoever sees it complete finds it finished in the store
             self.events.append(f"Session complete: {self.summary()}")
         else:
             self._branched = False
