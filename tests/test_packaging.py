@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import configparser
 import os
+import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -98,6 +99,7 @@ def _evaluate_spec(monkeypatch, site: Path) -> dict:
     namespace = {"SPECPATH": str(PKG), "Analysis": analysis, "PYZ": lambda *a, **k: None,
                  "EXE": lambda *a, **k: None, "COLLECT": lambda *a, **k: None}
     exec(compile(spec.read_text(), str(spec), "exec"), namespace)
+    seen["namespace"] = namespace
     return seen
 
 
@@ -118,6 +120,175 @@ def test_spec_keeps_sources_and_drops_what_is_never_used(monkeypatch, unpacked_w
     keep = seen["filters"]["numba"]
     assert keep("numba.core.typing") and not keep("numba.tests.test_x") and not keep("numba.pycc")
     assert {"setuptools", "pkg_resources"} <= set(seen["excludes"])
+
+
+def test_spec_drops_the_qt_parts_the_app_never_loads(monkeypatch, unpacked_wheel):
+    seen = _evaluate_spec(monkeypatch, unpacked_wheel)
+    unused = seen["namespace"]["unused_qt_file"]
+    plugins = "PySide6/Qt/plugins/"
+    for dest in ("PySide6/Qt/translations/qtbase_de.qm", plugins + "platforms/libqeglfs.so",
+                 plugins + "platforms/libqvnc.so", plugins + "tls/libqopensslbackend.so",
+                 plugins + "networkinformation/libqglib.so", plugins + "platformthemes/libqgtk3.so",
+                 plugins + "imageformats/libqtiff.so", plugins + "egldeviceintegrations/libqeglfs-x11-integration.so"):
+        assert unused(dest), dest
+    for dest in (plugins + "platforms/libqxcb.so", plugins + "platforms/libqwayland.so",
+                 plugins + "platforms/libqoffscreen.so", plugins + "imageformats/libqsvg.so",
+                 plugins + "iconengines/libqsvgicon.so", plugins + "platformthemes/libqxdgdesktopportal.so",
+                 plugins + "xcbglintegrations/libqxcb-glx-integration.so", "PySide6/Qt/lib/libQt6Gui.so.6",
+                 "PySide6/QtGui.abi3.so"):
+        assert not unused(dest), dest
+    excluded = set(seen["excludes"])
+    assert {"PySide6.QtNetwork", "pygame.mixer", "pygame.font"} <= excluded
+    # pyqtgraph's plot items import these at module level
+    assert not {"PySide6.QtOpenGL", "PySide6.QtOpenGLWidgets", "PySide6.QtSvg", "PySide6.QtWidgets"} & excluded
+
+
+def test_libraries_collected_only_for_dropped_plugins_go_with_them(monkeypatch, unpacked_wheel):
+    ns = _evaluate_spec(monkeypatch, unpacked_wheel)["namespace"]
+    links = {"gtk3": ["libQt6Gui.so.6", "libcairo.so.2", "libgtk-3.so.0"], "xcb": ["libQt6Gui.so.6"],
+             "gui": ["libglib-2.0.so.0"], "cairo": ["libpixman-1.so.0", "libglib-2.0.so.0"],
+             "pixman": [], "glib": []}
+    monkeypatch.setitem(ns, "elf_needed", lambda src: links[src])
+    dropped = [("PySide6/Qt/plugins/platformthemes/libqgtk3.so", "gtk3", "BINARY")]
+    kept = [("PySide6/Qt/plugins/platforms/libqxcb.so", "xcb", "BINARY"), ("libQt6Gui.so.6", "gui", "BINARY"),
+            ("libcairo.so.2", "cairo", "BINARY"), ("libpixman-1.so.0", "pixman", "BINARY"),
+            ("libglib-2.0.so.0", "glib", "BINARY")]
+    assert ns["only_needed_by"](dropped, kept) == {"libcairo.so.2", "libpixman-1.so.0"}
+
+
+def _elf_with_load_segment(path: Path, offset: int, vaddr: int) -> Path:
+    """A 64-bit ELF header and one program header: PT_LOAD at ``offset`` in the file, mapped at ``vaddr``."""
+    import struct
+
+    header = b"\x7fELF\x02\x01\x01" + bytes(9) + struct.pack("<HHIQQQIHHHHHH", 3, 62, 1, 0, 64, 0, 0, 64, 56, 1,
+                                                                   64, 0, 0)
+    segment = struct.pack("<IIQQQQQQ", 1, 5, offset, vaddr, vaddr, 4096, 4096, 4096)
+    path.write_bytes(header + segment)
+    return path
+
+
+def test_misaligned_load_segments_are_detected(monkeypatch, unpacked_wheel, tmp_path):
+    misaligned = _evaluate_spec(monkeypatch, unpacked_wheel)["namespace"]["misaligned"]
+    assert not misaligned(_elf_with_load_segment(tmp_path / "a.so", 0x2000, 0x5000))
+    assert not misaligned(_elf_with_load_segment(tmp_path / "b.so", 0x2010, 0x7010))  # same offset in the page
+    assert misaligned(_elf_with_load_segment(tmp_path / "c.so", 0x2e10, 0x7010))
+
+
+@pytest.mark.skipif(not shutil.which("strip"), reason="binutils' strip is not installed")
+def test_stripping_keeps_a_library_as_it_was_where_the_result_would_not_load(monkeypatch, unpacked_wheel, tmp_path):
+    import numpy
+
+    ns = _evaluate_spec(monkeypatch, unpacked_wheel)["namespace"]
+    lib = next((Path(numpy.__file__).parent / "_core").glob("_multiarray_umath*.so"))
+    entries = [("numpy/_core/" + lib.name, str(lib), "EXTENSION"), ("numpy/py.typed", "py.typed", "DATA")]
+    [(_, copy, _), data] = ns["stripped"](entries, str(tmp_path / "out"))
+    assert Path(copy) == tmp_path / "out" / "numpy" / "_core" / lib.name and not ns["misaligned"](copy)
+    assert data == entries[1]  # only binaries are stripped
+    monkeypatch.setitem(ns, "misaligned", lambda path: True)  # as strip leaves auditwheel's libraries
+    assert ns["stripped"](entries, str(tmp_path / "again"))[0][1] == str(lib)
+
+
+BUNDLE = ROOT / "dist" / "arcade-lab"
+needs_bundle = pytest.mark.skipif(not (BUNDLE / "arcade-lab").exists(), reason="no bundle built (make dist)")
+
+
+def run_in_bundle(code: str, env: dict, timeout: float = 600) -> subprocess.CompletedProcess:
+    """Run ``code`` inside the frozen bundle, through the entry its spawned worker processes use (the
+    launcher calls multiprocessing.freeze_support): the child reads its preparation data and a Process
+    object, whose target here is ``exec``, from a pipe."""
+    import io
+    import multiprocessing
+    from multiprocessing import context, reduction
+
+    proc = multiprocessing.get_context("spawn").Process(target=exec, args=(code,), name="bundle-probe")
+    data = io.BytesIO()
+    context.set_spawning_popen(object())  # a Process's authentication key pickles only while spawning
+    try:
+        reduction.dump({"name": proc.name, "authkey": bytes(proc.authkey)}, data)
+        reduction.dump(proc, data)
+    finally:
+        context.set_spawning_popen(None)
+    read, write = os.pipe()
+    child = subprocess.Popen([str(BUNDLE / "arcade-lab"), "--multiprocessing-fork", f"pipe_handle={read}"],
+                             pass_fds=(read,), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    os.close(read)
+    with open(write, "wb") as pipe:
+        pipe.write(data.getvalue())
+    out, err = child.communicate(timeout=timeout)
+    return subprocess.CompletedProcess(child.args, child.returncode, out, err)
+
+
+@needs_bundle
+def test_bundle_imports_every_module_and_what_they_import_when_used(tmp_path):
+    """What the spec leaves out must be what nothing imports: every module of the package (their lazy
+    imports of scipy.stats, pyqtgraph, pygame included) loads in the bundle and computes."""
+    code = """
+import importlib, pkgutil, arcade_lab
+for m in pkgutil.walk_packages(arcade_lab.__path__, "arcade_lab."):
+    if not m.name.endswith("__main__"):
+        importlib.import_module(m.name)
+import numpy as np
+from arcade_lab.agents.evaluation import metrics
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+import pyqtgraph as pg
+plot = pg.PlotWidget()
+plot.plot([1.0, 3.0, 2.0])
+plot.resize(120, 80)
+image = plot.grab().toImage()
+import pygame
+pygame.joystick.init()
+print(sum(m.startswith("arcade_lab.") for m in __import__("sys").modules), metrics.iqm(np.arange(40.0).reshape(4, 10)),
+      round(metrics.welch([1.0, 2, 3, 4], [2.0, 3, 4, 9])[1], 4), image.width(), pygame.joystick.get_count() >= 0)
+"""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "ARCADE_LAB_CACHE": str(tmp_path / "cache")}
+    out = run_in_bundle(code, env)
+    assert out.returncode == 0, out.stderr[-3000:]
+    count, iqm, p, width, pad = out.stdout.split()
+    assert int(count) > 150 and float(iqm) == 19.5 and float(p) == 0.3004 and int(width) == 120 and pad == "True"
+
+
+@needs_bundle
+def test_bundle_holds_no_qt_part_the_app_never_loads():
+    qt = BUNDLE / "_internal" / "PySide6" / "Qt"
+    present = {p.relative_to(qt).as_posix() for p in qt.rglob("*") if p.is_file()}
+    assert not [p for p in present if p.startswith(("translations/", "plugins/tls/", "plugins/networkinformation/",
+                                                     "plugins/egldeviceintegrations/", "plugins/generic/"))]
+    assert not {"lib/libQt6Network.so.6", "plugins/platformthemes/libqgtk3.so", "plugins/platforms/libqeglfs.so"} & present
+    assert {"plugins/platforms/libqxcb.so", "plugins/platforms/libqwayland.so", "plugins/platforms/libqoffscreen.so",
+            "plugins/imageformats/libqsvg.so"} <= present
+    assert not (BUNDLE / "_internal" / "libcairo.so.2").exists()  # the GTK theme's, not Qt's
+    assert not [p for p in BUNDLE.rglob("*") if p.is_symlink() and not p.exists()]  # no link left dangling
+
+
+def _is_elf(path: Path) -> bool:
+    with open(path, "rb") as f:
+        return f.read(4) == b"\x7fELF"
+
+
+def _section_names(path: Path) -> set[str]:
+    import struct
+
+    with open(path, "rb") as f:
+        head = f.read(64)
+        shoff, = struct.unpack_from("<Q", head, 0x28)
+        size, count, names_index = struct.unpack_from("<HHH", head, 0x3A)
+        f.seek(shoff)
+        table = f.read(size * count)
+        name_offset, = struct.unpack_from("<Q", table, names_index * size + 24)
+        f.seek(name_offset)
+        names = f.read(1 << 16)
+    return {names[n:names.index(b"\0", n)].decode() for n, in
+            (struct.unpack_from("<I", table, i * size) for i in range(count))}
+
+
+@needs_bundle
+def test_bundle_libraries_are_stripped_and_load(monkeypatch, unpacked_wheel):
+    misaligned = _evaluate_spec(monkeypatch, unpacked_wheel)["namespace"]["misaligned"]
+    llvm = BUNDLE / "_internal" / "llvmlite" / "binding" / "libllvmlite.so"
+    assert ".text" in _section_names(llvm) and ".symtab" not in _section_names(llvm)
+    libs = [p for p in (BUNDLE / "_internal").rglob("*.so*") if p.is_file() and not p.is_symlink() and _is_elf(p)]
+    assert len(libs) > 100 and not [p for p in libs if misaligned(p)]
 
 
 @pytest.mark.skipif(not (ROOT / "dist" / "arcade-lab" / "arcade-lab").exists(), reason="no bundle built (make dist)")
