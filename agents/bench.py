@@ -152,7 +152,7 @@ def bench_uct(args):
               f"{np.median(their_f) / theirs:8,.0f} emulated frames/s")
         print(f"  ratio ours/ale-py: {ours / theirs:.2f}x sequential"
               + (f", {float(np.median(par_t)) / theirs:.2f}x with {args.workers} workers" if par_t else "")
-              + " (goal <= 0.3x)")
+              + " (goal <= 0.2x sequential)")
 
 
 def bench_sarsa(args):
