@@ -25,8 +25,8 @@ def checks() -> list[tuple[str, bool, str, str]]:
     out.append(("Arcade Lab", True, __version__, ""))
     out.append(("Python", sys.version_info >= (3, 11), platform.python_version(), "Python 3.11 or newer is required"))
     for mod, why in (("numpy", "the emulator state"), ("numba", "the compiled emulator"),
-                     ("llvmlite", "numba's code generator"), ("scipy", "evaluation statistics"),
-                     ("platformdirs", "user folders"), ("gymnasium", "the Gymnasium API")):
+                     ("llvmlite", "numba's code generator"), ("platformdirs", "user folders"),
+                     ("gymnasium", "the Gymnasium API")):
         v = _version(mod)
         out.append((mod, v is not None, v or "missing", f"pip install {mod} ({why})"))
     qt = _version("PySide6")

@@ -221,7 +221,7 @@ def run_in_bundle(code: str, env: dict, timeout: float = 600) -> subprocess.Comp
 @needs_bundle
 def test_bundle_imports_every_module_and_what_they_import_when_used(tmp_path):
     """What the spec leaves out must be what nothing imports: every module of the package (their lazy
-    imports of scipy.stats, pyqtgraph, pygame included) loads in the bundle and computes."""
+    imports of pyqtgraph and pygame included) loads in the bundle and computes, without SciPy."""
     code = """
 import importlib, pkgutil, arcade_lab
 for m in pkgutil.walk_packages(arcade_lab.__path__, "arcade_lab."):

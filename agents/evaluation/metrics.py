@@ -30,15 +30,9 @@ from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
+from .distributions import f_sf, trim_mean, welch_t
+
 REFERENCE_FILE = Path(__file__).resolve().parents[2] / "resources" / "reference_scores.csv"
-
-
-def _stats():
-    """scipy.stats, imported when a statistic first needs it: the import takes a third of a second or more
-    with the GIL held, and the app's Scores dock normalises scores with this module on its GUI thread."""
-    from scipy import stats
-
-    return stats
 
 
 # -- normalisation ------------------------------------------------------------------------------------
@@ -133,10 +127,10 @@ def aggregate_median(matrix) -> float:
 
 
 def iqm(matrix) -> float:
-    """Interquartile mean of all run × game scores: scipy's trim_mean, 25% cut on each side."""
+    """Interquartile mean of all run × game scores: the trimmed mean with 25% cut on each side."""
     x = np.asarray(matrix, float).ravel()
     x = x[~np.isnan(x)]
-    return float(_stats().trim_mean(x, 0.25)) if x.size else float("nan")
+    return float(trim_mean(x, 0.25)) if x.size else float("nan")
 
 
 def optimality_gap(matrix, gamma: float = 1.0) -> float:
@@ -154,7 +148,7 @@ AGGREGATES: dict[str, Callable] = {"median": aggregate_median, "iqm": iqm, "mean
 _VECTORISED = {
     aggregate_mean: lambda b: b.mean(axis=1).mean(axis=1),
     aggregate_median: lambda b: np.median(b.mean(axis=1), axis=1),
-    iqm: lambda b: _stats().trim_mean(b.reshape(len(b), -1), 0.25, axis=1),
+    iqm: lambda b: trim_mean(b.reshape(len(b), -1), 0.25, axis=1),
     optimality_gap: lambda b: 1.0 - np.minimum(b, 1.0).reshape(len(b), -1).mean(axis=1),
 }
 
@@ -313,11 +307,7 @@ def welch(a, b) -> tuple[float, float]:
     if a.var() == 0 and b.var() == 0:
         d = a.mean() - b.mean()
         return (math.copysign(math.inf, d), 0.0) if d else (0.0, 1.0)
-    with warnings.catch_warnings():
-        # one constant sample makes scipy warn about precision; the Welch statistic is still well defined
-        warnings.simplefilter("ignore", RuntimeWarning)
-        r = _stats().ttest_ind(a, b, equal_var=False)
-    return float(r.statistic), float(r.pvalue)
+    return welch_t(a, b)
 
 
 def compare(a, b, alpha: float = 0.01) -> str:
@@ -362,7 +352,7 @@ def cohens_d(a, b) -> float:
 
 
 def anova(groups: Sequence[Sequence[float]]) -> tuple[float, float, float]:
-    """One-way ANOVA: (F, p, eta²) with eta² = SS_between / SS_total. Same F and p as scipy's f_oneway;
+    """One-way ANOVA: (F, p, eta²) with eta² = SS_between / SS_total. Same F and p as SciPy's f_oneway;
     written out so constant groups give a decided answer instead of a warning and NaN."""
     gs = [np.asarray(g, float) for g in groups if len(g)]
     allv = np.concatenate(gs)
@@ -378,7 +368,7 @@ def anova(groups: Sequence[Sequence[float]]) -> tuple[float, float, float]:
     if ss_w == 0:
         return (math.inf, 0.0, eta2) if ss_b > 0 else (float("nan"), 1.0, eta2)
     f = (ss_b / df_b) / (ss_w / df_w)
-    return float(f), float(_stats().f.sf(f, df_b, df_w)), eta2
+    return float(f), f_sf(f, df_b, df_w), eta2
 
 
 def benjamini_hochberg(p) -> np.ndarray:

@@ -252,10 +252,10 @@ def interval(samples: Sequence[float], level: float = LEVEL) -> tuple[float, flo
     mean = float(v.mean())
     if v.size < 2:
         return mean, float("nan"), float("nan"), float("nan")
-    from scipy import stats
+    from .distributions import t_ppf
 
     se = float(v.std(ddof=1) / math.sqrt(v.size))
-    half = float(stats.t.ppf(0.5 + level / 2, v.size - 1)) * se
+    half = t_ppf(0.5 + level / 2, v.size - 1) * se
     return mean, se, mean - half, mean + half
 
 

@@ -56,7 +56,7 @@ def normalise(scores: np.ndarray, ref: tuple[float, float] | None, how: str) -> 
     (``agents.evaluation.metrics``: s / random, ALE 2013 §4.1.1; (s - random) / (human - random))."""
     if how == "raw" or ref is None:
         return scores
-    from arcade_lab.agents.evaluation.metrics import human_normalised, random_normalised  # scipy: only when asked
+    from arcade_lab.agents.evaluation.metrics import human_normalised, random_normalised
 
     rnd, hum = ref
     return random_normalised(scores, rnd) if how == "random" else human_normalised(scores, rnd, hum)
