@@ -194,6 +194,11 @@ class AgentDriver:
             self._store_cut_short(sess)   # (between frames: the episode's trace is complete)
         w.call(restore)
 
+    def store_unfinished(self) -> None:
+        """The window is closing and the emulator thread has stopped (so the episode's trace is complete and
+        nothing else touches it): the episode under way is stored as a detach would store it."""
+        self._store_cut_short(self.session)
+
     def _store_cut_short(self, sess) -> None:
         if not self._ep_active or self.name not in {p for _, p in self._segments}:
             return

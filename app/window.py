@@ -830,8 +830,16 @@ class MainWindow(QMainWindow):
         if self._thumbs is not None:
             self._thumbs.stop()
             self._thumbs.wait(5000)
+        ui = self._agent_ui
+        driver = ui.agents.driver if ui is not None else None
+        if driver is not None:
+            driver.abort_decision()   # a search under way must not hold the emulator thread past its stop
         self.worker.stop()
         self.worker.wait(5000)
+        if driver is not None and not self.worker.isRunning():
+            driver.store_unfinished()   # an agent's episode under way is kept (cut short), not lost
+        if ui is not None:
+            ui.shutdown()   # the agent's own resources, training processes, race windows
         sess = self.worker.session
         if sess is not None and hasattr(sess, "close"):
             sess.close()  # an unfinished episode is marked abandoned, the session closed

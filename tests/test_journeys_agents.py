@@ -404,3 +404,18 @@ def test_store_counts_what_the_scores_leave_out_by_why(tmp_path):
             "1 episode abandoned mid-episode (a session ended or the app closed) is not counted",
             "1 episode shared by a person and an agent (takeover) is not counted"]
     assert left_out_text({}) == ""
+
+
+def test_closing_the_window_keeps_the_agent_episode_under_way(open_window, qtbot):
+    """Quitting while an agent plays stores its unfinished episode as a detach does (cut short, replayable,
+    never counted) instead of losing it."""
+    win = open_window("pong", gamepads=False)
+    activate(win, qtbot)
+    driver = attach(win, qtbot, "Random")
+    qtbot.waitUntil(lambda: driver.episode_frames > 30, timeout=30000)
+    win.close()
+    assert not win.worker.isRunning()
+    with Store() as st:
+        eps = [st.episode(e.id) for e in st.episodes(game="pong", status="abandoned")]
+    assert [e.ended_by for e in eps] == ["detached"]
+    assert eps[0].frames == len(eps[0].actions) > 30 and eps[0].start_state

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QEvent, QObject, QRectF, Qt, QTimer
+from PySide6.QtCore import QEvent, QRectF, Qt, QTimer
 from PySide6.QtGui import QAction, QColor, QKeySequence, QPainter, QPen
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDockWidget, QDoubleSpinBox, QFileDialog, QFormLayout,
                                QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSizePolicy,
@@ -553,7 +553,10 @@ class AgentsPanel(QDockWidget):
             self.driver.uninstall()
             close = getattr(self.driver.agent, "close", None)
             if callable(close):   # external agents: end the child process / connection
-                self.window.worker.call(lambda _s: close())
+                if self.window.worker.isRunning():
+                    self.window.worker.call(lambda _s: close())
+                else:                 # (the window is closing: the emulator thread has stopped)
+                    close()
             self.driver = None
         self.overlay.set_data(None)
         self.attach_btn.setText("Attach")
@@ -684,26 +687,6 @@ class AgentsPanel(QDockWidget):
                 pass
 
 
-class _CloseWatcher(QObject):
-    """Stops agents, training processes and race emulators when the main window closes, without the
-    window having to know about them."""
-
-    def __init__(self, window, callbacks):
-        super().__init__(window)
-        self.callbacks = callbacks
-        window.installEventFilter(self)
-
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802
-        if event.type() == QEvent.Type.Close:
-            for cb in self.callbacks:
-                try:
-                    cb()
-                except Exception:
-                    pass
-            self.callbacks = []
-        return False
-
-
 class AgentUI:
     """Everything the agents feature adds to the main window."""
 
@@ -739,7 +722,6 @@ class AgentUI:
         race = QAction("Race mode…", window)
         race.triggered.connect(lambda checked=False: self.setup_race())
         m.addAction(race)
-        self._watch = _CloseWatcher(window, [self.shutdown])
 
     def setup_race(self):
         """Race mode…: the setup dialog, then the race; None when cancelled or refused (the status bar
