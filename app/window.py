@@ -81,6 +81,8 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.sessions)
         self.sessions.export_requested.connect(self.export_session)
         self.sessions.verify_requested.connect(self.verify_session)
+        self.sessions.export_episodes_requested.connect(self.export_episodes)
+        self.sessions.verify_episodes_requested.connect(self.verify_episodes)
         self.sessions.replay_requested.connect(self.replay_episode)
         self.sessions.seek_requested.connect(self.seek_replay)
         self.sessions.hint.connect(lambda msg: self.statusBar().showMessage(msg, 5000))
@@ -674,6 +676,52 @@ class MainWindow(QMainWindow):
             return []
         self.statusBar().showMessage(f"Exported session {session_id}: " + ", ".join(str(f) for f in files), 8000)
         return files
+
+    def export_episodes(self, episode_ids: list, folder=None) -> list:
+        """Agent episodes to ``episodes-<first>[-<last>].json`` and ``.csv`` in a folder the person picks."""
+        if not episode_ids or self.store is None:
+            return []
+        if folder is None:
+            from PySide6.QtWidgets import QFileDialog
+
+            folder = QFileDialog.getExistingDirectory(self, "Export agent episodes to folder")
+            if not folder:
+                return []
+        from arcade_lab.agents.evaluation.export import write_episodes
+
+        lo, hi = min(episode_ids), max(episode_ids)
+        name = f"episodes-{lo}" + (f"-{hi}" if hi != lo else "")
+        try:
+            files = write_episodes(self.store, episode_ids, folder, name)
+        except Exception as e:
+            self._on_error(f"Export failed: {e}")
+            return []
+        self.statusBar().showMessage(f"Exported {len(episode_ids)} episode{'s' if len(episode_ids) > 1 else ''}: "
+                                     + ", ".join(str(f) for f in files), 8000)
+        return files
+
+    def verify_episodes(self, episode_ids: list) -> int:
+        """Replay agent episodes headless and mark ✔/✘; the number confirmed."""
+        if not episode_ids or self.store is None:
+            return 0
+        from arcade_lab.agents.evaluation.replay import replay_episode
+
+        ok = 0
+        for eid in episode_ids:
+            rec = self.store.episode(eid)
+            if rec is None:
+                continue
+            settings = None
+            if rec.session_id is not None:
+                s = self.store.session(rec.session_id)
+                settings = s["settings"] if s else None
+            v = replay_episode(rec, settings)
+            self.store.set_verified(eid, v.ok)
+            ok += v.ok
+        self.sessions.refresh()
+        n = len(episode_ids)
+        self.sessions.show_result(f"{ok}/{n} agent episode{'s' if n > 1 else ''} confirmed by replay")
+        return ok
 
     def verify_session(self, session_id: int | None) -> int:
         """Replay every episode of the session headless and mark ✔/✘; the number confirmed."""

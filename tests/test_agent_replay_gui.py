@@ -118,3 +118,66 @@ def test_replaying_an_agent_episode_shows_its_thoughts_at_60_hz(open_window, qtb
     area = panel.scroll.viewport()
     plot = panel.thought.top
     assert area.rect().intersects(QRect(plot.mapTo(area, QPoint(0, 0)), plot.size()))
+
+
+def _show_agent_episodes(win, qtbot):
+    combo = win.sessions.show_choice
+    qtbot.mouseClick(combo, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: focused() is combo.view(), timeout=5000)
+    qtbot.keyClick(focused(), Qt.Key.Key_Down)
+    qtbot.keyClick(focused(), Qt.Key.Key_Return)
+    assert combo.currentText() == "Agent episodes"
+
+
+def test_agent_episodes_are_verified_and_exported_from_the_sessions_dock(open_window, qtbot, tmp_path):
+    """Verify on an agent's group replays each of its episodes and marks them ✔; Export on one episode
+    writes a file `arcade-lab replay` confirms; with nothing selected each button says what to select."""
+    from test_journeys import WhenModal
+
+    store = Store(tmp_path / "s.db")
+    ids = [_uct_episode(store), _uct_episode(store)]
+    win = open_window("pong", store=store)
+    win.activateWindow()
+    qtbot.waitUntil(win.isActiveWindow, timeout=5000)
+    _show_agent_episodes(win, qtbot)
+    tree = win.sessions.tree
+    qtbot.waitUntil(lambda: tree.topLevelItemCount() == 1, timeout=5000)
+    qtbot.mouseClick(win.sessions.buttons["Verify"], Qt.MouseButton.LeftButton)   # nothing selected
+    qtbot.waitUntil(lambda: "to verify" in win.statusBar().currentMessage(), timeout=5000)
+
+    top = tree.topLevelItem(0)
+    qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=tree.visualItemRect(top).center())
+    qtbot.mouseClick(win.sessions.buttons["Verify"], Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "2/2 agent episodes confirmed by replay" in win.sessions.result.text(), timeout=60000)
+    assert [store.episode(i).verified for i in ids] == [1, 1]
+    top = tree.topLevelItem(0)
+    qtbot.waitUntil(lambda: top.childCount() == 2 and all(top.child(k).text(3) == "✔" for k in range(2)),
+                    timeout=5000)
+
+    # one episode: open the group, Down to its first episode, Export… into a folder typed in the dialog
+    qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=tree.visualItemRect(top).center())
+    qtbot.keyClick(focused(), Qt.Key.Key_Right)
+    qtbot.keyClick(focused(), Qt.Key.Key_Down)
+    eid = tree.currentItem().data(0, Qt.ItemDataRole.UserRole)[1]
+    out = tmp_path / "export"
+    out.mkdir()
+
+    def choose_folder(dlg):
+        from PySide6.QtTest import QTest
+
+        QTest.keyClick(focused(), Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+        QTest.keyClicks(focused(), str(out))
+        QTest.keyClick(focused(), Qt.Key.Key_Return)
+
+    w = WhenModal(choose_folder)
+    qtbot.mouseClick(win.sessions.buttons["Export…"], Qt.MouseButton.LeftButton)
+    w.stop()
+    files = sorted(p.name for p in out.iterdir())
+    assert files == [f"episodes-{eid}.csv", f"episodes-{eid}.json"]
+    assert "Exported 1 episode: " in win.statusBar().currentMessage()
+    import subprocess
+    import sys
+
+    res = subprocess.run([sys.executable, "-m", "arcade_lab", "replay", str(out / f"episodes-{eid}.json")],
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0 and "✔ verified" in res.stdout, res.stdout + res.stderr

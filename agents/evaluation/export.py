@@ -1,4 +1,4 @@
-"""Session exports: a self-contained JSON (re-verifiable with ``arcade-lab replay FILE``), a per-frame CSV
+"""Session and episode exports: a self-contained JSON (re-verifiable with ``arcade-lab replay FILE``), a per-frame CSV
 in the shape of Atari-HEAD's trial files, optional PNG frames — all produced by replaying the traces, so
 an export never contains anything the recording does not prove."""
 from __future__ import annotations
@@ -77,3 +77,33 @@ def write_episode_rows(w, rec: EpisodeRecord, number: int, settings=None, png_di
             (png_dir / f"e{number}-{drv.frames:06d}.png").write_bytes(png_bytes(env.screen_rgb()))
 
     replay_episode(rec, settings, on_step=row)
+
+
+def write_episodes(store, episode_ids, folder, name: str, *, csv_file: bool = True) -> list[Path]:
+    """Episodes outside a session's frame (an agent's): ``<name>.json`` in the session export's shape,
+    re-verifiable with ``arcade-lab replay FILE`` (+ ``<name>.csv``, frame by frame, by replaying them)."""
+    eps = [store.episode(i) for i in episode_ids]
+    if not eps or any(e is None for e in eps):
+        missing = [i for i, e in zip(episode_ids, eps) if e is None]
+        raise ValueError(f"there is no episode {missing[0]}" if missing else "no episodes to export")
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    scores = [e.score for e in eps]
+    doc = {"format": "arcade-lab-episodes", "version": 1, "session": None,
+           "summary": {"episodes": len(eps), "mean": sum(scores) / len(scores), "scores": scores},
+           "episodes": [episode_json(e) for e in eps]}
+    out = [folder / f"{name}.json"]
+    out[0].write_text(json.dumps(doc, indent=1), encoding="utf-8")
+    if csv_file:
+        out.append(folder / f"{name}.csv")
+        with open(out[1], "w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f)
+            w.writerow(CSV_COLUMNS)
+            for k, rec in enumerate(eps, 1):
+                write_episode_rows(w, rec, k, _settings_of(store, rec))
+    return out
+
+
+def _settings_of(store, rec: EpisodeRecord):
+    sess = store.session(rec.session_id) if rec.session_id is not None else None
+    return sess["settings"] if sess else None

@@ -89,6 +89,8 @@ class NewSessionDialog(QDialog):
 class SessionsPanel(QDockWidget):
     export_requested = Signal(int)        # session id
     verify_requested = Signal(int)        # session id
+    export_episodes_requested = Signal(list)   # agent episode ids
+    verify_episodes_requested = Signal(list)   # agent episode ids
     replay_requested = Signal(int)        # episode id
     seek_requested = Signal(int)          # decision index in the episode being replayed
     hint = Signal(str)                    # a button needs a selection first: the status bar says which
@@ -264,22 +266,40 @@ class SessionsPanel(QDockWidget):
         rec = self.store.episode(sel[1])
         return rec.session_id if rec else None
 
+    def _agent_episode_ids(self) -> list[int]:
+        """The agent episodes the selection names: one episode, or every episode of an agent's group."""
+        it = self.tree.currentItem()
+        sel = None if it is None else it.data(0, Qt.ItemDataRole.UserRole)
+        if sel is None:
+            return []
+        if sel[0] == "agent":
+            return [it.child(k).data(0, Qt.ItemDataRole.UserRole)[1] for k in range(it.childCount())]
+        return [sel[1]] if sel[0] == "episode" else []
+
     def _export(self) -> None:
+        if self.showing_agents:
+            ids = self._agent_episode_ids()
+            if ids:
+                self.export_episodes_requested.emit(ids)
+            else:
+                self.hint.emit("Select an agent's episode, or its group for all of them, to export")
+            return
         sid = self._session_id()
-        if sid is None and self.showing_agents:
-            self.hint.emit("Export is for human sessions; an agent episode is checked with "
-                           "arcade-lab replay ID --verify")
-        elif sid is None:
+        if sid is None:
             self.hint.emit("Select a session (or one of its episodes) to export")
         else:
             self.export_requested.emit(sid)
 
     def _verify(self) -> None:
+        if self.showing_agents:
+            ids = self._agent_episode_ids()
+            if ids:
+                self.verify_episodes_requested.emit(ids)
+            else:
+                self.hint.emit("Select an agent's episode, or its group for all of them, to verify")
+            return
         sid = self._session_id()
-        if sid is None and self.showing_agents:
-            self.hint.emit("Verify is for human sessions; an agent episode is checked with "
-                           "arcade-lab replay ID --verify")
-        elif sid is None:
+        if sid is None:
             self.hint.emit("Select a session (or one of its episodes) to verify")
         else:
             self.verify_requested.emit(sid)
