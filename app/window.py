@@ -831,7 +831,9 @@ class MainWindow(QMainWindow):
             return
         lines = [sess.info.title]
         if sess.has_rules:
-            lines += [f"Score {sess.score}", f"Lives {sess.lives}"]
+            lines.append(f"Score {sess.score}")
+            if sess.lives > 0:   # (ALE counts 0 for games without lives, such as Pong: no line to show)
+                lines.append(f"Lives {sess.lives}")
         if lines != self.view.overlay_lines:
             self.view.overlay_lines = lines
             self.view.update()

@@ -298,9 +298,10 @@ class AgentsPanel(QDockWidget):
         lay.addWidget(self.overlay_box)
         self.status = QLabel("no agent attached")
         self.status.setWordWrap(True)
-        lay.addWidget(self.status)
+        bar.addWidget(self.status)   # what the agent is doing, in sight with its controls
         self.lag = QLabel("")
-        lay.addWidget(self.lag)
+        self.lag.setWordWrap(True)
+        bar.addWidget(self.lag)
 
         # -- what it thinks
         think = QGroupBox("What the agent thinks")
