@@ -74,6 +74,7 @@ def test_uct_keeps_real_time_and_shows_its_simulations_per_decision(agents_windo
     qtbot.mouseClick(ap.attach_btn, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: ap.driver is not None and ap.driver.decisions > 30, timeout=180000)
     qtbot.waitUntil(lambda: "simulations/decision" in ap.lag.text(), timeout=5000)
+    assert ap.lag.isVisible() and not ap.lag.visibleRegion().isEmpty()   # in sight beside the controls
     behind0, _ = lag_numbers(ap.lag.text())
     f0, t0 = win.worker.frames_emulated, time.perf_counter()
     qtbot.wait(5000)

@@ -301,6 +301,7 @@ class AgentsPanel(QDockWidget):
         bar.addWidget(self.status)   # what the agent is doing, in sight with its controls
         self.lag = QLabel("")
         self.lag.setWordWrap(True)
+        self.lag.hide()
         bar.addWidget(self.lag)
 
         # -- what it thinks
@@ -565,6 +566,7 @@ class AgentsPanel(QDockWidget):
         self.takeover_btn.setEnabled(False)
         self.status.setText("no agent attached")
         self.lag.setText("")
+        self.lag.hide()   # (no blank line under the status while no agent plays)
 
     def _session_changed(self, sess) -> None:
         if self.driver is not None and self.driver.session is not sess:
@@ -659,6 +661,7 @@ class AgentsPanel(QDockWidget):
         self.status.setText(f"{d.name} — {who} in control · episode frame {d.episode_frames}, "
                             f"score {d.episode_score:g} · {d.decisions} decisions, {d.episodes_done} episodes")
         self.lag.setText(self._lag_line(d))
+        self.lag.setVisible(bool(self.lag.text()))
 
     def _lag_line(self, d: AgentDriver) -> str:
         """Real-time factor, frames behind and the search effort per decision (recent mean)."""
