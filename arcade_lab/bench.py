@@ -166,9 +166,9 @@ def main_threads(game: str = "pong", num_envs: int = 8, steps: int = 300, load: 
     that spin on the CPU (other users' jobs, a screen recorder): more threads must never be slower."""
     import multiprocessing as mp
 
-    from .engine.vector import VectorEnv, _cores
+    from .engine.vector import VectorEnv, usable_cores
 
-    n_threads = _cores()
+    n_threads = usable_cores()
     envs = {t: VectorEnv(game, num_envs, obs_type="grayscale", frameskip=4, repeat_action_probability=0.0,
                          num_threads=t) for t in sorted({1, n_threads})}
     runs = {t: _vector_runner(v, len(v.action_set), num_envs, steps) for t, v in envs.items()}

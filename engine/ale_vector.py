@@ -31,6 +31,7 @@ from .layout import E_EPFRAME, E_FRAME, T_FBCUR, T_FRAMES, T_LASTUPD, T_PARTIAL,
 from .palettes import NTSC, NTSC_GRAY, PAL, PAL_GRAY
 from .preprocess import Resize, linearize, max_into, palette_into, resize_area
 from .rng import mt_next, mt_seed
+from .vector import lane_rows, usable_cores
 
 # P: the options every kernel reads
 P_SKIP, P_MAXPOOL, P_NOOP_MAX, P_FIRE, P_EPISODIC, P_LIFE_INFO, P_CLIP, P_MAX_STEPS, P_SAME_STEP, P_GRAY, \
@@ -40,7 +41,6 @@ ST_ELAPSED, ST_OVER, ST_LIVES, ST_LOST, ST_REWARD, ST_HEAD = range(6)
 # O: the outputs per lane, as int32 rows
 O_ENV_ID, O_REWARD, O_TERM, O_TRUNC, O_LIVES, O_FRAME, O_EPFRAME = range(7)
 JOB_STEP, JOB_RESET, JOB_REPORT, JOB_NONE = range(4)  # JOB_NONE: the lane is left as it is, outputs too
-ROW_GAP = 16  # int64 slots after each lane's rows: neighbouring lanes' writes stay off each other's cache lines
 U32 = 0xFFFFFFFF
 
 
@@ -237,19 +237,6 @@ def _work(jobs, kinds, counter, S, rom, FB, R, NR, SNAP, RSNAP, DRAWALL, RAW, ST
                 _report(i, i, S, STACK, ST, P, O, OBS)
 
 
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
-def _rows(row: np.ndarray, n: int) -> np.ndarray:
-    out = np.zeros((n, row.shape[0] + ROW_GAP), dtype=row.dtype)
-    out[:, :row.shape[0]] = row
-    return out
-
-
 def _entropy_seed() -> int:
     return int.from_bytes(os.urandom(4), "little")
 
@@ -283,9 +270,9 @@ class Lanes:
                 P_GRAY, P_RESIZE, P_RAW_N, P_HEIGHT]] = [
             frameskip, maxpool, noop_max, use_fire_reset and has_fire, episodic_life, life_loss_info,
             reward_clipping, max_episode_steps, same_step, grayscale, resize, h * 160 * cn, h]
-        self.S = _rows(proto.console.s, n)
+        self.S = lane_rows(proto.console.s, n)
         self.FB = np.repeat(proto.console.fb[None], n, axis=0)
-        self.R = _rows(proto.rng, n)
+        self.R = lane_rows(proto.rng, n)
         self.NR = np.zeros_like(self.R)
         for i in range(n):  # unseeded, as ale-py's lanes before a seeded reset
             mt_seed(self.R[i], 0, 1, _entropy_seed())
@@ -309,7 +296,7 @@ class Lanes:
         self._jobs = np.zeros(n, dtype=np.int64)
         self._kinds = np.zeros(n, dtype=np.int64)
         self._counter = np.zeros(1, dtype=np.int64)
-        self.num_threads = int(num_threads) or _cores()
+        self.num_threads = int(num_threads) or usable_cores()
         self._pool: ThreadPoolExecutor | None = None
 
     def reload(self, i: int, seed: int) -> None:

@@ -33,7 +33,7 @@ OBS_RGB, OBS_GRAY, OBS_RAM, OBS_NONE = range(4)
 ROW_GAP = 16  # int64 slots: two cache lines
 
 
-def _cores() -> int:
+def usable_cores() -> int:
     """The cores this process may run on."""
     try:
         return len(os.sched_getaffinity(0))
@@ -41,7 +41,8 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-def _rows(row: np.ndarray, n: int) -> np.ndarray:
+def lane_rows(row: np.ndarray, n: int) -> np.ndarray:
+    """``row`` repeated for ``n`` environments, each followed by ``ROW_GAP`` spare slots."""
     out = np.zeros((n, row.shape[0] + ROW_GAP), dtype=row.dtype)
     out[:, :row.shape[0]] = row
     return out
@@ -140,7 +141,7 @@ class VectorEnv:
             raise ValueError("num_envs must be at least 1")
         if num_threads < 0:
             raise ValueError(f"num_threads must be >= 0 (0: one per core), got {num_threads}")
-        self.num_threads = int(num_threads) or _cores()
+        self.num_threads = int(num_threads) or usable_cores()
         self._pool: ThreadPoolExecutor | None = None
         kinds = {"rgb": OBS_RGB, "grayscale": OBS_GRAY, "ram": OBS_RAM, "none": OBS_NONE}
         if obs_type not in kinds:
@@ -154,9 +155,9 @@ class VectorEnv:
         self.action_set = np.array(proto.action_set(), dtype=np.int64)
         self.rom = proto.console.rom
         self.height = proto.console.height
-        self.S = _rows(proto.console.s, num_envs)
+        self.S = lane_rows(proto.console.s, num_envs)
         self.FB = np.repeat(proto.console.fb[None], num_envs, axis=0)
-        self.R = _rows(proto.rng, num_envs)
+        self.R = lane_rows(proto.rng, num_envs)
         from .rng import mt_seed
 
         for i in range(num_envs):
