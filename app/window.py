@@ -711,11 +711,7 @@ class MainWindow(QMainWindow):
             rec = self.store.episode(eid)
             if rec is None:
                 continue
-            settings = None
-            if rec.session_id is not None:
-                s = self.store.session(rec.session_id)
-                settings = s["settings"] if s else None
-            v = replay_episode(rec, settings)
+            v = replay_episode(rec, self.store.settings_of(rec))
             self.store.set_verified(eid, v.ok)
             ok += v.ok
         self.sessions.refresh()
@@ -750,12 +746,8 @@ class MainWindow(QMainWindow):
         rec = self.store.episode(episode_id) if self.store else None
         if rec is None:
             return False
-        settings = None
-        if rec.session_id is not None:
-            s = self.store.session(rec.session_id)
-            settings = s["settings"] if s else None
         try:
-            sess = ReplaySession(rec, settings)
+            sess = ReplaySession(rec, self.store.settings_of(rec))
         except Exception as e:
             self._on_error(f"Cannot replay episode {episode_id}: {e}")
             return False

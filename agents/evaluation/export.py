@@ -100,10 +100,5 @@ def write_episodes(store, episode_ids, folder, name: str, *, csv_file: bool = Tr
             w = csv.writer(f)
             w.writerow(CSV_COLUMNS)
             for k, rec in enumerate(eps, 1):
-                write_episode_rows(w, rec, k, _settings_of(store, rec))
+                write_episode_rows(w, rec, k, store.settings_of(rec))
     return out
-
-
-def _settings_of(store, rec: EpisodeRecord):
-    sess = store.session(rec.session_id) if rec.session_id is not None else None
-    return sess["settings"] if sess else None

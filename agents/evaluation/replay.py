@@ -157,11 +157,7 @@ def load_target(target: str, store=None) -> tuple[list[EpisodeRecord], dict | No
     rec = store.episode(eid)
     if rec is None:
         raise ValueError(f"there is no episode {eid}")
-    settings = None
-    if rec.session_id is not None:
-        s = store.session(rec.session_id)
-        settings = s["settings"] if s else None
-    return [rec], settings, True
+    return [rec], store.settings_of(rec), True
 
 
 def replay_main(argv) -> int:

@@ -244,6 +244,11 @@ class Store:
         d["settings"] = json.loads(d["settings"] or "{}")
         return d
 
+    def settings_of(self, rec) -> dict | None:
+        """The settings of the session an episode was played in (None outside a session)."""
+        sess = self.session(rec.session_id) if rec.session_id is not None else None
+        return sess["settings"] if sess else None
+
     def sessions(self, game: str | None = None, player: str | None = None) -> list[dict]:
         q, args = "SELECT * FROM sessions WHERE 1", []
         if game:

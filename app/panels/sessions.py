@@ -277,32 +277,26 @@ class SessionsPanel(QDockWidget):
         return [sel[1]] if sel[0] == "episode" else []
 
     def _export(self) -> None:
-        if self.showing_agents:
-            ids = self._agent_episode_ids()
-            if ids:
-                self.export_episodes_requested.emit(ids)
-            else:
-                self.hint.emit("Select an agent's episode, or its group for all of them, to export")
-            return
-        sid = self._session_id()
-        if sid is None:
-            self.hint.emit("Select a session (or one of its episodes) to export")
-        else:
-            self.export_requested.emit(sid)
+        self._on_selection("export", self.export_episodes_requested, self.export_requested)
 
     def _verify(self) -> None:
+        self._on_selection("verify", self.verify_episodes_requested, self.verify_requested)
+
+    def _on_selection(self, verb: str, for_episodes, for_session) -> None:
+        """The selected agent episodes (one, or an agent's group) or human session to ``for_episodes`` or
+        ``for_session``, as the list shows; with nothing to act on, a hint says what to select."""
         if self.showing_agents:
             ids = self._agent_episode_ids()
             if ids:
-                self.verify_episodes_requested.emit(ids)
+                for_episodes.emit(ids)
             else:
-                self.hint.emit("Select an agent's episode, or its group for all of them, to verify")
+                self.hint.emit(f"Select an agent's episode, or its group for all of them, to {verb}")
             return
         sid = self._session_id()
         if sid is None:
-            self.hint.emit("Select a session (or one of its episodes) to verify")
+            self.hint.emit(f"Select a session (or one of its episodes) to {verb}")
         else:
-            self.verify_requested.emit(sid)
+            for_session.emit(sid)
 
     def _replay(self) -> None:
         sel = self._selected()
