@@ -16,6 +16,8 @@ pytest.importorskip("PySide6")
 from PySide6.QtCore import QPoint, QRect, Qt, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
+from test_journeys_agents import pick  # noqa: E402
+
 from arcade_lab.agents import make_agent  # noqa: E402
 from arcade_lab.agents.base import RunConfig, Runner  # noqa: E402
 from arcade_lab.agents.evaluation.store import Store  # noqa: E402
@@ -45,6 +47,21 @@ def _uct_episode(store) -> int:
     return store.add_episode(next(Runner(cfg, env).episodes(agent, 1)))
 
 
+def open_agent_episode(win, qtbot, group: str):
+    """Sessions dock ▸ Show: Agent episodes; the one group, named ``group``, clicked and opened with Right,
+    Down to its first episode: that row."""
+    pick(qtbot, win.sessions.show_choice, "Agent episodes")
+    tree = win.sessions.tree
+    qtbot.waitUntil(lambda: tree.topLevelItemCount() == 1, timeout=5000)
+    top = tree.topLevelItem(0)
+    assert top.text(0) == group
+    qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=tree.visualItemRect(top).center())
+    assert focused() is tree
+    qtbot.keyClick(focused(), Qt.Key.Key_Right)      # open the group
+    qtbot.keyClick(focused(), Qt.Key.Key_Down)       # its episode
+    return tree.currentItem()
+
+
 def test_replaying_an_agent_episode_shows_its_thoughts_at_60_hz(open_window, qtbot, tmp_path):
     store = Store(tmp_path / "s.db")
     eid = _uct_episode(store)
@@ -57,22 +74,7 @@ def test_replaying_an_agent_episode_shows_its_thoughts_at_60_hz(open_window, qtb
     qtbot.waitUntil(lambda: win._agent_ui is not None, timeout=60000)   # the Agents dock is built
     panel = win.agent_ui.agents
 
-    # Sessions dock ▸ Show: Agent episodes (the list drops down; Down, Return)
-    combo = win.sessions.show_choice
-    qtbot.mouseClick(combo, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: focused() is combo.view(), timeout=5000)   # the keys go to the list once it has them
-    qtbot.keyClick(focused(), Qt.Key.Key_Down)
-    qtbot.keyClick(focused(), Qt.Key.Key_Return)
-    assert combo.currentText() == "Agent episodes"
-    tree = win.sessions.tree
-    qtbot.waitUntil(lambda: tree.topLevelItemCount() == 1, timeout=5000)
-    top = tree.topLevelItem(0)
-    assert top.text(0) == "Agent uct · boxing (1)"
-    qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=tree.visualItemRect(top).center())
-    assert focused() is tree
-    qtbot.keyClick(focused(), Qt.Key.Key_Right)      # open the group
-    qtbot.keyClick(focused(), Qt.Key.Key_Down)       # its episode
-    row = tree.currentItem()
+    row = open_agent_episode(win, qtbot, "Agent uct · boxing (1)")
     assert row.text(0) == f"Episode {eid} (truncated, thoughts)" and row.text(1) == f"{rec.score:g}"
     assert row.text(2) == str(FRAMES)
 
@@ -120,15 +122,6 @@ def test_replaying_an_agent_episode_shows_its_thoughts_at_60_hz(open_window, qtb
     assert area.rect().intersects(QRect(plot.mapTo(area, QPoint(0, 0)), plot.size()))
 
 
-def _show_agent_episodes(win, qtbot):
-    combo = win.sessions.show_choice
-    qtbot.mouseClick(combo, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: focused() is combo.view(), timeout=5000)
-    qtbot.keyClick(focused(), Qt.Key.Key_Down)
-    qtbot.keyClick(focused(), Qt.Key.Key_Return)
-    assert combo.currentText() == "Agent episodes"
-
-
 def test_agent_episodes_are_verified_and_exported_from_the_sessions_dock(open_window, qtbot, tmp_path):
     """Verify on an agent's group replays each of its episodes and marks them ✔; Export on one episode
     writes a file `arcade-lab replay` confirms; with nothing selected each button says what to select."""
@@ -139,7 +132,7 @@ def test_agent_episodes_are_verified_and_exported_from_the_sessions_dock(open_wi
     win = open_window("pong", store=store)
     win.activateWindow()
     qtbot.waitUntil(win.isActiveWindow, timeout=5000)
-    _show_agent_episodes(win, qtbot)
+    pick(qtbot, win.sessions.show_choice, "Agent episodes")
     tree = win.sessions.tree
     qtbot.waitUntil(lambda: tree.topLevelItemCount() == 1, timeout=5000)
     qtbot.mouseClick(win.sessions.buttons["Verify"], Qt.MouseButton.LeftButton)   # nothing selected

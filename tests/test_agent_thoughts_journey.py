@@ -12,8 +12,9 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pyqtgraph")
 from PySide6.QtCore import QPoint, Qt  # noqa: E402
+from test_agent_replay_gui import open_agent_episode  # noqa: E402
 from test_app_realtime import type_into  # noqa: E402
-from test_journeys import activate, focused, into_sight  # noqa: E402
+from test_journeys import activate, into_sight  # noqa: E402
 from test_journeys_agents import agents_dock, click, pick  # noqa: E402
 
 from arcade_lab.agents.evaluation.store import Store  # noqa: E402
@@ -50,16 +51,7 @@ def test_an_app_played_uct_episode_replays_with_its_thoughts(open_window, qtbot)
     assert np.array_equal(log.arrays()["at"], np.arange(len(log)) * d.frames_per_action)
 
     # Sessions dock ▸ Show: Agent episodes; the episode says it kept its thoughts
-    pick(qtbot, win.sessions.show_choice, "Agent episodes")
-    tree = win.sessions.tree
-    qtbot.waitUntil(lambda: tree.topLevelItemCount() == 1, timeout=5000)
-    top = tree.topLevelItem(0)
-    assert top.text(0) == "Agent uct · pong (1)"
-    qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=tree.visualItemRect(top).center())
-    assert focused() is tree
-    qtbot.keyClick(focused(), Qt.Key.Key_Right)                   # open the group
-    qtbot.keyClick(focused(), Qt.Key.Key_Down)                    # its episode
-    assert tree.currentItem().text(0) == f"Episode {rec.id} (game over, thoughts)"
+    assert open_agent_episode(win, qtbot, "Agent uct · pong (1)").text(0) == f"Episode {rec.id} (game over, thoughts)"
 
     # Replay: the Agents dock follows the stored decisions
     click(qtbot, win.sessions.buttons["Replay"])
