@@ -16,11 +16,12 @@ def _warm(state: dict, game: str = "pong") -> None:
         from arcade_lab.engine import env as _env
         from arcade_lab.engine import machine
 
-        parts = machine.core_kernels()
-        n = len(parts) + 1
-        for k, (what, kernel) in enumerate(parts, 1):
-            state["step"] = f"Compiling {what} ({k} of {n})…"
-            kernel.address  # compiles it, or loads it from the cache
+        n = len(machine.core_kernels()) + 1
+
+        def step(k, _n, what):
+            state["step"] = f"Compiling {what} ({k + 1} of {n})…"
+
+        machine.prepare_core_kernels(step)
         state["step"] = f"Compiling the game's rules and the environment ({n} of {n})…"
         e = _env.Env(game, repeat_action_probability=0.0, seed=0)
         e.act(0)

@@ -218,6 +218,7 @@ numba = _import_numba()
 
 from numba import njit  # noqa: E402
 from numba.core import caching as _caching  # noqa: E402
+from numba.core import compiler as _compiler  # noqa: E402
 
 
 def _module_file(py_func, py_file: str) -> Path | None:
@@ -345,14 +346,36 @@ def portable(compiled):
     return compiled
 
 
-def jit(fn=None, **kw):
+class _LeanCompiler(_compiler.CompilerBase):
+    """numba's nopython pipeline without the passes a big function of integer code does not need and
+    pays for in proportion to its size times its number of variables: SSA reconstruction and the phi
+    stripping after it, the inlining of closures, and the array-expression rewrites. The 6502 loop (a
+    3 500-line function with thousands of blocks) spent about 40 % of its typing and lowering in them.
+    Without SSA a variable has one type throughout the function; in the loop every variable's SSA
+    versions already share one (int64, or an integer literal), so the code is the same."""
+
+    _SKIPPED = ("InlineClosureLikes", "ReconstructSSA", "PreLowerStripPhis", "NopythonRewrites")
+
+    def define_pipelines(self):
+        self.state.flags.enable_ssa = False
+        full = _compiler.DefaultPassBuilder.define_nopython_pipeline(self.state)
+        pm = _compiler.PassManager("lean nopython")
+        pm.passes.extend(p for p in full.passes if p[0].__name__ not in self._SKIPPED)
+        pm.finalize()
+        return [pm]
+
+
+def jit(fn=None, lean=False, **kw):
     """``@njit(cache=True, nogil=True)`` — the one decorator for hot code.
 
     Reference counting is off (``_nrt=False``): hot kernels only index arrays they are handed and never
     allocate, and numba's per-call incref/decref of every array argument otherwise dominates the CPU
     loop (measured: ~200 ns per 6502 instruction with it). Kernels that must allocate
-    use ``jit(_nrt=True)``."""
+    use ``jit(_nrt=True)``. ``lean``: compile with :class:`_LeanCompiler` (big functions of integer code
+    whose variables each keep one type)."""
     opts = dict(cache=True, nogil=True, _nrt=False)
+    if lean:
+        opts["pipeline_class"] = _LeanCompiler
     opts.update(kw)
     if fn is None:
         return lambda f: portable(njit(**opts)(f))
@@ -422,20 +445,30 @@ class LazyCFunc:
         self.sig, self.py_func, self._compiled = sig, fn, None
         functools.update_wrapper(self, fn)
 
+    def _cfunc(self):
+        from numba.core import sigutils
+        from numba.core.ccallback import CFunc
+
+        c = CFunc(self.py_func, sigutils.normalize_signature(self.sig), locals={}, options={"nopython": True})
+        c.enable_caching()
+        return portable(c)
+
     @property
     def compiled(self):
         if self._compiled is None:
             with self._lock:
                 if self._compiled is None:
-                    from numba.core import sigutils
-                    from numba.core.ccallback import CFunc
-
-                    sig = sigutils.normalize_signature(self.sig)
-                    c = CFunc(self.py_func, sig, locals={}, options={"nopython": True})
-                    c.enable_caching()
-                    portable(c).compile()
+                    c = self._cfunc()
+                    c.compile()
                     self._compiled = c
         return self._compiled
+
+    def in_cache(self) -> bool:
+        """Whether asking for ``.address`` would load code from the cache rather than compile."""
+        if self._compiled is not None:
+            return True
+        c = self._cfunc()
+        return c._cache.load_overload(c._sig, c._targetdescr.target_context) is not None
 
     @property
     def address(self) -> int:

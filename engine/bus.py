@@ -68,7 +68,7 @@ def write(s, rom, fb, addr, value, draw):
     access(s, rom, fb, addr, value, True, draw)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def peek(s, rom, fb, addr, draw):
     """Inlined into the CPU: cartridge ROM outside device pages and RIOT RAM stay in the loop."""
     a = addr & 0x1FFF
@@ -85,7 +85,7 @@ def peek(s, rom, fb, addr, draw):
     return read(s, rom, fb, addr, draw)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def poke(s, rom, fb, addr, value, draw):
     a = addr & 0x1FFF
     if s[C_SCHEME] == S_FLAT64K:

@@ -70,7 +70,9 @@ def _tia_write_undrawn_c(sp, rp, nr, fp, request):
     s = carray(sp, (N_STATE,))
     fb = carray(fp, (3, FB_SIZE))
     value = (request >> 24) & 0xFF
-    tia_access(s, fb, request & 0x1FFF, value, True, False)
+    # typed as plain booleans: the device path's compiled TIA serves here too, and LLVM, inlining it,
+    # drops the drawing branches (literal arguments would compile a second copy of the whole TIA)
+    tia_access(s, fb, request & 0x1FFF, value, np.bool_(True), np.bool_(False))
     s[DBUS] = value
     return value
 
@@ -81,7 +83,7 @@ def _device(s, rom, fb, request):
                        ptr_u8(fb.ctypes.data), request)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _wr(s, rom, fb, addr, value, draw, cyc, last_read):
     """A CPU write (``value`` already a byte); returns the cycle counter (WSYNC stalls the CPU)."""
     if ((addr & 0x1280) == 0x80) and s[C_SCHEME] != S_FLAT64K:
@@ -131,7 +133,7 @@ def _wr(s, rom, fb, addr, value, draw, cyc, last_read):
     return s[CYC]
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _flat_mask(s, rom):
     """A cartridge without bank switching (2K, 4K), or FE (whose image is laid out by address bits 0-13,
     ``carts.fe_image``), reads every page of its ROM space straight from ROM at ``addr & mask``: that mask,
@@ -366,7 +368,7 @@ def _signed(v):
     return v - 256 if v & 0x80 else v
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _status(s, nz, c):
     return (0x20 | (0x80 if nz & 0x180 else 0) | (s[FV] << 6) | (s[FB] << 4) | (s[FD] << 3) | (s[FI] << 2)
             | (0 if nz & 0xFF else 2) | c)

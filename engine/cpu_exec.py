@@ -14,7 +14,7 @@ from .layout import (A, C_SCHEME, CYC, DBUS, EX_FATAL, EXEC, FB, FC, FD, FI, FN,
 from .tia import frame_constants
 
 
-@jit
+@jit(lean=True)
 def execute(s, rom, fb, number, draw):
     """Run up to ``number`` instructions, stopping early when the TIA ends the frame (EX_STOP) or a
     JAM halts the CPU for good (EX_FATAL). ``draw`` false skips pixel writes (collisions still count).

@@ -5,6 +5,10 @@ line limit), otherwise it stays partial, is greyed, and continues at the next ca
 """
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 
 from numba import carray
@@ -45,6 +49,8 @@ def install_kernels(s: np.ndarray) -> None:
     """Point a state at this process's compiled kernels (after creating it, or naming its game)."""
     from .games import _dispatch  # the rules' kernels (imported late: games depend on this module)
 
+    if _execute_c._compiled is None:
+        prepare_core_kernels()
     s[FN_RUN_FRAME] = _run_frame_c.address
     s[FN_SYSTEM_RESET] = _system_reset_c.address
     s[FN_DEVICE] = _device_c.address
@@ -139,10 +145,48 @@ def _system_reset_c(sp, ns, rp, nr, fp, nf, flag):
 
 
 def core_kernels() -> tuple[tuple[str, object], ...]:
-    """The emulator's compiled parts in the order a first use needs them, each with what it is (a splash or
-    ``arcade-lab warm`` shows them as they compile): ``.address`` compiles or loads one."""
+    """The emulator's compiled parts, each with what it is (a splash shows them as they compile):
+    ``.address`` compiles or loads one. The 6502 loop comes last: :func:`prepare_core_kernels` may be
+    compiling it in another process meanwhile."""
     return (("the bus and the TIA", _device_c), ("the TIA's unseen frames", _tia_write_undrawn_c),
-            ("the 6502", _execute_c), ("the frame loop", _run_frame_c), ("the console's reset", _system_reset_c))
+            ("the frame loop", _run_frame_c), ("the console's reset", _system_reset_c), ("the 6502", _execute_c))
+
+
+def prepare_core_kernels(progress=None) -> None:
+    """Compile or load the console's kernels; ``progress(k, n, what)`` hears of each before it starts.
+
+    From an empty cache on a machine with a core to spare, the 6502 loop (a third of the emulator's
+    compile time, and independent of the rest) compiles in a helper process of this Python while this one
+    compiles the others; it then loads the loop from the cache. numba compiles under one lock per process,
+    so threads could not do this. Without a helper (one core, a frozen program, a failed start) the loop
+    compiles here."""
+    parts = core_kernels()
+    helper = _compile_aside(_execute_c, f"import {__name__} as m; m._execute_c.address")
+    for k, (what, kernel) in enumerate(parts):
+        if progress is not None:
+            progress(k, len(parts), what)
+        if kernel is _execute_c and helper is not None:
+            helper.wait()
+        kernel.address
+
+
+def _compile_aside(kernel, code: str):
+    """A helper process running ``code`` (which compiles ``kernel`` into the shared cache), or None when
+    the kernel is cached already or no second core or separate Python is at hand."""
+    if getattr(sys, "frozen", False) or not sys.executable:
+        return None
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:
+        cores = os.cpu_count() or 1
+    if cores < 2 or kernel.in_cache():
+        return None
+    try:
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))  # finds this very package
+        return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, env=env)
+    except OSError:
+        return None
 
 
 @jit

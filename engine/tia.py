@@ -76,14 +76,14 @@ for _objs in range(64):
             OBJECT_PAIRS[_objs] |= _pairs
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _moved(s, changed, pairs):
     """An object's place or size changed: the pairs it is in are no longer known to be kept apart."""
     if changed:
         s[QV_OK] &= ~pairs
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _set_player(s, skip, pos_reg, nusiz_reg, m_pos, m_mode, m_skip, pairs):
     pos = s[pos_reg]
     mode = s[nusiz_reg] & 7
@@ -93,7 +93,7 @@ def _set_player(s, skip, pos_reg, nusiz_reg, m_pos, m_mode, m_skip, pairs):
     s[m_skip] = skip
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _set_missile(s, pos_reg, nusiz_reg, m_pos, m_num, m_size, pairs):
     pos = s[pos_reg]
     num = s[nusiz_reg] & 7
@@ -137,7 +137,7 @@ def _set_bl_mask(s):
 # ---------------------------------------------------------------------------------------------------
 # rendering
 # ---------------------------------------------------------------------------------------------------
-@jit(inline="always")
+@jit(forceinline=True)
 def _wrap160(d):
     """``d % 160`` for -160 <= d < 320 (a pixel offset from an object's position), without a division."""
     if d < 0:
@@ -190,7 +190,7 @@ def _fast_value(s, en, sel, x):
     return under if _block_clear(s, en & ~PF_BIT, x) else -1
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _overlap(c, w, x0, x1):
     """[c, c+w) taken mod 160, intersected with [x0, x1): up to two ranges (the second one wrapped)."""
     a0 = c if c > x0 else x0
@@ -266,7 +266,7 @@ def _mark_bar(ob, x0, x1, pos, number, width, bit, lo, hi):
     return lo, hi
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _place(w0, w1, w2, pixels, c):
     """OR a run of <= 32 pixels starting at pixel ``c`` (0..159) into a line's three coverage words;
     pixels past 159 land in word 2's upper half and are wrapped by ``_fold``."""
@@ -285,12 +285,12 @@ def _place(w0, w1, w2, pixels, c):
     return w0, w1, w2
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _fold(w0, w1, w2):
     return w0 | ((w2 >> 32) & 0xFFFFFFFF), w1, w2 & 0xFFFFFFFF
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _player_cover(pos, mode, skip, grp):
     w0 = w1 = w2 = 0
     if mode == 5 or mode == 7:
@@ -305,7 +305,7 @@ def _player_cover(pos, mode, skip, grp):
     return _fold(w0, w1, w2)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _bar_cover(pos, number, width):
     w0 = w1 = w2 = 0
     pixels = (1 << width) - 1
@@ -316,7 +316,7 @@ def _bar_cover(pos, number, width):
     return _fold(w0, w1, w2)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _pf_cover(v, r):
     w0 = w1 = w2 = 0
     for nib in range(5):
@@ -328,14 +328,14 @@ def _pf_cover(v, r):
     return w0, w1, w2
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _cached(s, k, key):
     """Slot ``k`` of the cover cache: (True, its words) when they were built from ``key``."""
     i = CV_WORDS + 3 * k
     return s[CV_KEY + k] == key, s[i], s[i + 1], s[i + 2]
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _cache(s, k, key, w):
     i = CV_WORDS + 3 * k
     s[CV_KEY + k] = key
@@ -345,7 +345,7 @@ def _cache(s, k, key, w):
     return w
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _player_words(s, k, pos, mode, skip, grp):
     key = (1 << 40) | (grp << 24) | (skip << 20) | (mode << 16) | (pos & 0xFFFF)
     hit, w0, w1, w2 = _cached(s, k, key)
@@ -354,7 +354,7 @@ def _player_words(s, k, pos, mode, skip, grp):
     return _cache(s, k, key, _player_cover(pos, mode, skip, grp))
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _bar_words(s, k, pos, number, size):
     key = (1 << 40) | (size << 24) | (number << 16) | (pos & 0xFFFF)
     hit, w0, w1, w2 = _cached(s, k, key)
@@ -363,7 +363,7 @@ def _bar_words(s, k, pos, number, size):
     return _cache(s, k, key, _bar_cover(pos, number, 1 << size))
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _pf_words(s, v, r):
     key = (1 << 40) | (r << 20) | v
     hit, w0, w1, w2 = _cached(s, 5, key)
@@ -372,7 +372,7 @@ def _pf_words(s, v, r):
     return _cache(s, 5, key, _pf_cover(v, r))
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _below(n, base):
     """The bits of the coverage word starting at pixel ``base`` for pixels < n (0 <= n <= 160)."""
     d = n - base
@@ -383,7 +383,7 @@ def _below(n, base):
     return (1 << d) - 1
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _add(s, objs, bit, k, w0, w1, w2):
     """OR one object's clipped cover into the line's slot ``k`` (stored over it when ``objs`` has no
     ``bit`` yet: slots are not cleared between lines)."""
@@ -454,7 +454,7 @@ def _undrawn_collisions(s, en, need, x0, x1):
     s[ACC_OBJS] = objs | added
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _line_cover(s, objs, bit, k):
     if objs & bit:
         i = ACC_WORDS + 3 * k
@@ -462,7 +462,7 @@ def _line_cover(s, objs, bit, k):
     return 0, 0, 0
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _pair(need, k, a, b):
     """Collision bit ``k`` when it is still needed and coverages ``a`` and ``b`` meet."""
     if (need >> k) & 1 and ((a[0] & b[0]) | (a[1] & b[1]) | (a[2] & b[2])) != 0:
@@ -493,12 +493,12 @@ def flush_coverage(s):
                        | _pair(need, 12, bl, pf) | _pair(need, 13, p0, p1) | _pair(need, 14, m0, m1))
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _meets(need, k, a, b):
     return ((need >> k) & 1) != 0 and ((a[0] & b[0]) | (a[1] & b[1]) | (a[2] & b[2])) != 0
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _hull(t, i):
     return t[i, 0], t[i, 1], t[i, 2]
 
@@ -509,7 +509,7 @@ def quiet(s, need):
     return _quiet(s, need)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _quiet(s, need):
     """True when none of the collision pairs in ``need`` can latch on this line or a later one while the
     objects keep their positions, sizes and copies (and the playfield its bits): then undrawn spans add
@@ -580,7 +580,7 @@ def _draw_playfield(buf, fp, x0, x1, pf, refl, pfl, pfr, bk):
         j += np.uint64(1)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _undrawn_need(s):
     """The collision latches an undrawn segment drawn now could still set: none under VBLANK or with
     fewer than two objects shown, and collisions only ever set bits — when every pair the objects could
@@ -591,14 +591,14 @@ def _undrawn_need(s):
     return COLLISION[en & 63] & ~s[T_COLLISION]
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def within_line_limit(s, clock):
     """Whether colour clock ``clock`` lies on a line up to the frame's line limit: past it, a frame without
     VSYNC ends at the first TIA write."""
     return clock - s[T_FRAMESTART] < (s[T_MAXLINES] + 1) * 228
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def frame_constants(s):
     """The frame-start arithmetic the CPU's write path would otherwise redo on every write (``X_CYC0``,
     ``X_CYC0_TRUNC``, ``X_LIMIT``): set at the start of every ``cpu_exec.execute`` call, during which the
@@ -609,7 +609,7 @@ def frame_constants(s):
     s[X_LIMIT] = fs + (s[T_MAXLINES] + 1) * 228
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def write_x(s, cyc):
     """``line_cycle(s, 3 * cyc)``, the CPU cycle within the line, from ``frame_constants``:
     with the frame start 3q - r (0 <= r < 3) both are ``(cyc - X_CYC0) % 76``. One modulo on the write's
@@ -617,7 +617,7 @@ def write_x(s, cyc):
     return (cyc - s[X_CYC0]) % 76
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _render(s, buf, ob, fp, count, hpos, draw):
     """Draw ``count`` visible pixels from pixel ``hpos`` of the current line at buffer offset ``fp``,
     accumulating collisions. With ``draw`` false only collisions are computed. ``ob`` is a zeroed
@@ -736,7 +736,7 @@ def _end_of_line(s):
             s[T_M0M_OFF] = 1     # not drawn on this line
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _blank(buf, j, n):
     """Black ``n`` <= 8 pixels from ``buf[j]`` (the HMOVE blank); a loop here became a memset call."""
     u = np.uint64(j)
@@ -745,13 +745,13 @@ def _blank(buf, j, n):
             buf[u + np.uint64(k)] = 0
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _due(s, clock):
     """Whether drawing up to colour clock ``clock`` covers any pixel of the display window not yet drawn."""
     return not (clock < s[T_STARTDISP] or s[T_LASTUPD] >= s[T_STOPDISP] or s[T_LASTUPD] >= clock)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _next_span(s, clock):
     """Move the update point to ``clock`` or the line's end, whichever comes first. Returns the piece's
     frame-buffer offset, its visible pixel count and its first colour clock counted from the line's start
@@ -778,7 +778,7 @@ def _next_span(s, clock):
     return fp, n, cfs
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _after_span(s, n, cfs):
     """A piece's end: the HMOVE blank ends once its eight pixels are past; a line's end latches."""
     if s[T_HMBLANK_ON] and cfs < HBLANK + 8 and n + cfs >= HBLANK + 8:
@@ -787,7 +787,7 @@ def _after_span(s, n, cfs):
         _end_of_line(s)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def update_frame(s, fb, clock, draw):
     """Draw from the last update point up to colour clock ``clock`` (ALE ``TIA::updateFrame``)."""
     if not _due(s, clock):
@@ -806,7 +806,7 @@ def update_frame(s, fb, clock, draw):
             break
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def advance(s, clock):
     """``update_frame`` on an undrawn frame whose segments up to ``clock`` latch nothing (``quiet``): the
     update point, line ends and HMOVE blank move on exactly as drawing would move them."""
@@ -851,7 +851,7 @@ def _paddle_bit(s, pin):
     return 0
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def cpu_write_clock(s, cyc, clock, r):
     """``write_clock`` on the CPU's write path (``frame_constants`` set)."""
     delay = POKE_DELAY[r]
@@ -860,7 +860,7 @@ def cpu_write_clock(s, cyc, clock, r):
     return clock + delay
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def write_clock(s, clock, r):
     """The clock a write to register ``r`` at ``clock`` takes effect at (ALE's poke delays; the playfield's
     depends on where in its 4-clock cycle the write falls): drawing runs up to it first."""
@@ -870,13 +870,13 @@ def write_clock(s, clock, r):
     return clock + delay
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def line_cycle(s, clock):
     """The CPU cycle within its line of colour clock ``clock`` (the CPU's write path has ``write_x``)."""
     return ((clock - s[T_FRAMESTART]) % 228) // 3
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def tia_access(s, fb, addr, value, write, draw):
     """A TIA read or write: draw up to the moment it takes effect (ALE ``updateFrame``), then access the
     register. One ``update_frame`` serves both directions: each inlined copy of it costs every device
@@ -893,7 +893,7 @@ def tia_access(s, fb, addr, value, write, draw):
     return _tia_load(s, addr)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _tia_load(s, addr):
     noise = s[DBUS] & 0x3F
     a = addr & 0x0F
@@ -917,7 +917,7 @@ def _tia_load(s, addr):
     return tia_input(s, a, noise)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def tia_input(s, a, noise):
     """TIA read registers INPT0 (0x08) to 0x0F (paddles, fire buttons, nothing) with ``noise`` in the
     undriven bits."""
@@ -935,7 +935,7 @@ def _update_grp(s):
     _show_grp(s)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _show_grp(s):
     """The players' graphics as shown (vertical delay, reflection) and whether they show at all."""
     g0 = s[T_DGRP0] if s[T_VDELP0] else s[T_GRP0]
@@ -1019,7 +1019,7 @@ def _audio_write(s, fb, addr, value):
         s[AUD_N] += 1
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _hmove_one(s, x, pos_reg, hm_reg):
     p = s[pos_reg] + MOTION[x, s[hm_reg]]
     if p >= 160:
@@ -1029,19 +1029,19 @@ def _hmove_one(s, x, pos_reg, hm_reg):
     s[pos_reg] = p
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def wsync_cycle(s, cyc):
     """The CPU cycle a WSYNC written at ``cyc`` releases the CPU at: the start of the next line."""
     return _released(cyc, c_div(s[T_FRAMESTART], 3))
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def cpu_wsync_cycle(s, cyc):
     """``wsync_cycle`` on the CPU's write path (``frame_constants`` set)."""
     return _released(cyc, s[X_CYC0_TRUNC])
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _released(cyc, line0):
     """``wsync_cycle`` with the frame start in CPU cycles as ALE counts it (truncated) given."""
     to_eol = 76 - ((cyc - line0) & 0xFFFFFFFF) % 76
@@ -1071,7 +1071,7 @@ for _r in (NUSIZ0, NUSIZ1, CTRLPF, REFP0, REFP1, PF0, PF1, PF2, ENAM0, ENAM1, EN
     UNSEEN[_r] = 5
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def store_unseen(s, addr, value):
     """A write to one of the ``UNSEEN`` registers other than WSYNC and GRPx (``addr`` 0-0x3F)."""
     if addr <= COLUBK:
@@ -1114,7 +1114,7 @@ def store_unseen(s, addr, value):
         s[T_HMBL] = 0
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def unchanged(s, r, value):
     """Whether writing ``value`` to register ``r`` (an ``UNSEEN`` 5 register) now would leave every slot
     ``_tia_store`` sets as it is. Drawing never changes these slots, except the line's end, which only
@@ -1156,13 +1156,13 @@ def unchanged(s, r, value):
     return False
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def starts_starfield(s, clock, value):
     """Cosmic Ark's starfield: HMM0 changed from 7 to 6 exactly 21 CPU cycles after an HMOVE."""
     return clock == s[T_LASTHMOVE] + 21 * 3 and s[T_HMM0] == 7 and (value >> 4) == 6
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def store_grp(s, addr, value):
     """GRP0 (0x1B; also latches GRP1's delayed copy) or GRP1 (0x1C; also GRP0's and ENABL's); the caller
     then calls ``_update_grp`` (one call site in the device path: each costs it a zeroed stack slot)."""
@@ -1176,7 +1176,7 @@ def store_grp(s, addr, value):
         _update_ball_enable(s)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def grp_unseen(s, addr, value):
     """An undrawn GRP0/GRP1 write stored without drawing up to it (cpu._wr), when no collision the
     objects it changes could add or take away is still open — every one latched, or its pair kept apart
@@ -1206,7 +1206,7 @@ def grp_unseen(s, addr, value):
     return True
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _store_nusiz(s, addr, value):
     if addr == NUSIZ0:
         s[T_NUSIZ0] = value
@@ -1218,7 +1218,7 @@ def _store_nusiz(s, addr, value):
         _set_m1_mask(s)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _store_pf(s, addr, value):
     pf = s[T_PF]
     if addr == PF0:
@@ -1235,7 +1235,7 @@ def _store_pf(s, addr, value):
         s[T_ENABLED] |= PF_BIT
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _store_hmove(s, clock, x):
     """HMOVE at colour clock ``clock``, CPU cycle ``x`` of its line, applied instantly from the motion
     table."""
@@ -1262,7 +1262,7 @@ for _r in (NUSIZ0, NUSIZ1, PF0, PF1, PF2, HMOVE):
     QUIET_STORE[_r] = 1
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def quiet_store(s, r, value, cyc, clock):
     """A write to a ``QUIET_STORE`` register on an undrawn frame, stored by the CPU (cpu._wr) without the
     device path when the span up to it latches nothing: the TIA's update point moves on as drawing
@@ -1281,7 +1281,7 @@ def quiet_store(s, r, value, cyc, clock):
     return True
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _tia_store(s, fb, addr, value, draw):
     addr &= 0x3F
     clock = s[CYC] * 3

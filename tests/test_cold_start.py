@@ -97,3 +97,55 @@ def test_a_cache_for_one_named_cpu_is_not_loaded_under_another(tmp_path):
     _child(_LOAD, cache, NUMBA_CPU_NAME="core2")
     other = _child(_LOAD, cache, NUMBA_CPU_NAME="nehalem")
     assert other["misses"] == 1 and other["hits"] == 0
+
+
+_ASIDE = """
+    import json
+    from numba.core import event
+    from arcade_lab.engine import machine
+    from arcade_lab.engine.games import _dispatch
+    kernel = _dispatch._pong_lives
+    before = kernel.in_cache()
+    helper = machine._compile_aside(kernel, "from arcade_lab.engine.games import _dispatch; "
+                                            "_dispatch._pong_lives.address")
+    rc = helper.wait() if helper is not None else None
+    with event.install_recorder("numba:compile") as rec:
+        kernel.address
+    again = machine._compile_aside(kernel, "raise SystemExit(1)")
+    print(json.dumps({"before": before, "helper": helper is not None, "rc": rc, "after": kernel.in_cache(),
+                      "compiles_here": len(rec.buffer), "again": again is not None}))
+"""
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="a helper process needs a second core")
+def test_a_kernel_missing_from_the_cache_compiles_in_a_helper_process_and_loads_here(tmp_path):
+    """How the 6502 loop compiles beside the rest on a first start, shown on a small kernel (a game's
+    lives callback): the helper fills the cache, this process loads from it and compiles nothing."""
+    out = _child(_ASIDE, tmp_path / "cache")
+    assert out["before"] is False and out["helper"] is True and out["rc"] == 0
+    assert out["after"] is True and out["compiles_here"] == 0
+    assert out["again"] is False          # cached now: no helper is started
+
+
+def test_the_lean_pipeline_compiles_without_ssa_and_computes_the_same():
+    from numba import njit
+
+    from arcade_lab.engine._jit import jit
+
+    def mix(n):
+        acc = 0
+        v = 1
+        for k in range(n):
+            v = (v * 1103515245 + 12345) & 0xFFFF
+            if v & 1:
+                acc ^= v
+            else:
+                acc = (acc + (v >> 3)) & 0xFFFFF
+        return acc
+
+    lean = jit(mix, lean=True, cache=False)
+    full = njit(mix)
+    assert [lean(n) for n in range(0, 400, 7)] == [full(n) for n in range(0, 400, 7)]
+    passes = next(iter(lean.overloads.values())).metadata["pipeline_times"]["lean nopython"]
+    assert not [p for p in passes if "ssa" in p or "strip_phis" in p]
+    assert [p for p in next(iter(full.overloads.values())).metadata["pipeline_times"]["nopython"] if "ssa" in p]

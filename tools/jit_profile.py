@@ -71,6 +71,7 @@ def child(game: str, seconds: float, out: str) -> None:
 
 # (tag, cached object file, compiled function) for each machine-code object samples are attributed to
 _OBJECTS = (("kernel", "machine._run_frame_c-*.1.nbc", "machine._run_frame_c"),
+            ("loop", "machine._execute_c-*.1.nbc", "machine._execute_c"),
             ("device", "cpu._device_c-*.1.nbc", "cpu._device_c"),
             ("undrawn", "cpu._tia_write_undrawn_c-*.1.nbc", "cpu._tia_write_undrawn_c"))
 
@@ -133,15 +134,19 @@ def main(argv: list[str]) -> int:
 
 
 def _annotate(out: str, objects, ips: list[int], name: str, total: int) -> None:
-    """Per-instruction shares inside the first symbol whose short name ends with ``name``."""
+    """Per-instruction shares inside the symbol whose short name ends with ``name`` and holds the most samples
+    (a callee linked into several objects runs from the one that calls it)."""
+    best = None
     for (base, syms, _), (tag, _, _) in zip(objects, _OBJECTS):
-        hit = [s for s in syms if _short(s[2]).endswith(name)]
-        if hit:
-            break
-    else:
+        for lo, size, sym in syms:
+            if _short(sym).endswith(name):
+                n = sum(1 for ip in ips if lo <= ip - base < lo + size)
+                if best is None or n > best[0]:
+                    best = (n, base, tag, lo, size, sym)
+    if best is None:
         print(f"no compiled function named {name!r} in {[t for t, _, _ in _OBJECTS]}")
         return
-    lo, size, sym = hit[0]
+    _, base, tag, lo, size, sym = best
     counts = collections.Counter(ip - base for ip in ips if lo <= ip - base < lo + size)
     dis = subprocess.run(["objdump", "-d", "--no-show-raw-insn", f"--start-address={lo}",
                           f"--stop-address={lo + size}", os.path.join(out, f"{tag}.o")],
