@@ -1,13 +1,15 @@
 """`arcade-lab bench --app`: how well the app keeps the console's pace.
 
 Runs the real window (offscreen, or on whatever display Qt finds) on a game for N seconds with sound on
-(when a device exists), then reports the achieved frame rate, frames the GUI never painted (dropped),
-deadlines missed, audio underruns, and startup time to the first painted frame — warm (JIT cache filled;
+(when a device exists), once its start is over, then reports the achieved frame rate, frames the GUI never
+painted (dropped), deadlines missed, audio underruns (also per minute), Python's full collections in that
+time and the longest (each stalls both threads), and startup time to the first painted frame — warm (JIT cache filled;
 median of several starts) and cold (empty cache, measured in a subprocess) — and, when ``make dist``
 built a bundle, the bundle's first start on fresh user folders and the median of its next starts.
 """
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
@@ -54,6 +56,30 @@ def _bundle_probe(exe: str, game: str, home: str) -> float:
     raise RuntimeError(f"the bundle did not report a frame: {out.stderr[-2000:]}")
 
 
+class _Pauses(list):
+    callback = None
+
+
+def _full_collections() -> _Pauses:
+    """The durations of Python's full (generation 2) collections from now until the callback is removed:
+    each holds the GIL, stalling the emulator thread and the window alike."""
+    out = _Pauses()
+    started = []
+
+    def callback(phase, info):
+        if info["generation"] != 2:
+            return
+        if phase == "start":
+            started[:] = [time.perf_counter()]
+        elif started:
+            out.append(time.perf_counter() - started[0])
+
+    out.callback = callback
+    gc.callbacks.append(callback)
+    return out
+
+
+SETTLE_S = 1.0
 WARM_STARTS = 5  # warm starts are timed this many times; the median is reported (single starts vary ±20 %)
 
 
@@ -90,15 +116,24 @@ def run(game: str = "pong", seconds: float = 60.0, cold: bool = True) -> dict:
     win = MainWindow(audio=True, settings=settings, thumbnails=False)
     win.open_game(game)
     win.show()
-    while win.session is None or win.worker.frames_emulated < 10:
+    # Play is measured once the start is over: the first frame painted, the agent docks built just after
+    # it (the GUI thread is busy for a few hundred ms then), and SETTLE_S more.
+    settled = None
+    while settled is None or time.perf_counter() - settled < SETTLE_S:
         app.processEvents()
         time.sleep(0.005)
+        if settled is None and win.view.frames_painted > 0 and win._agent_ui is not None:
+            settled = time.perf_counter()
     w = win.worker
     f0, d0, l0, u0, p0 = w.frames_emulated, w.frames_dropped, w.frames_late, w.audio.underruns, win.view.frames_painted
+    pauses = _full_collections()
     t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        app.processEvents()
-        time.sleep(0.002)
+    try:
+        while time.perf_counter() - t0 < seconds:
+            app.processEvents()
+            time.sleep(0.002)
+    finally:
+        gc.callbacks.remove(pauses.callback)
     dt = time.perf_counter() - t0
     result = {
         "game": game, "seconds": round(dt, 2),
@@ -109,6 +144,10 @@ def run(game: str = "pong", seconds: float = 60.0, cold: bool = True) -> dict:
         "late_frames": w.frames_late - l0,
         "audio": w.audio.state,
         "audio_underruns": w.audio.underruns - u0,
+        "dropped_per_minute": round((w.frames_dropped - d0) * 60 / dt, 1),
+        "underruns_per_minute": round((w.audio.underruns - u0) * 60 / dt, 1),
+        "full_collections": len(pauses),
+        "longest_collection_ms": round(max(pauses, default=0.0) * 1000, 1),
     }
     win.close()
     med, lo, hi = _median_start(lambda: _startup_probe(game))
@@ -134,7 +173,7 @@ def main(args) -> int:
     if exe:  # a built bundle (make dist): its first start loads the cache it ships
         res.update(bundle_startup(exe, game))
     for k, v in res.items():
-        print(f"{k:>18}: {v}")
+        print(f"{k:>25}: {v}")
     if getattr(args, "json", False):
         print(json.dumps(res))
     return 0
