@@ -337,6 +337,19 @@ class PortableFunctionCache(_caching.FunctionCache):
                     data = self._impl.rebuild(target_context, data)
         return data
 
+    def has_overload(self, sig, target_context) -> bool:
+        """Whether code for ``sig`` (this CPU's, or the portable one) is cached, found without loading it: a
+        loaded copy would stay in memory, and the loader would bind the shared symbols of every later copy
+        (the callees numba links into each) to it."""
+        if not self._enabled:
+            return False
+        codegen = target_context.codegen()
+        key = self._index_key(sig, codegen)
+        if self._cache_file.load(key) is not None:
+            return True
+        triple, cpu, _features = codegen.magic_tuple()
+        return cpu != PORTABLE_CPU and self._cache_file.load((key[0], (triple, PORTABLE_CPU, ""), key[2])) is not None
+
 
 def portable(compiled):
     """Give one of our dispatchers or C callbacks the portable fallback (before its first compile)."""
@@ -468,7 +481,8 @@ class LazyCFunc:
         if self._compiled is not None:
             return True
         c = self._cfunc()
-        return c._cache.load_overload(c._sig, c._targetdescr.target_context) is not None
+        has = getattr(c._cache, "has_overload", None)  # absent when numba's caching is off
+        return has is not None and has(c._sig, c._targetdescr.target_context)
 
     @property
     def address(self) -> int:
