@@ -56,14 +56,11 @@ def _bundle_probe(exe: str, game: str, home: str) -> float:
     raise RuntimeError(f"the bundle did not report a frame: {out.stderr[-2000:]}")
 
 
-class _Pauses(list):
-    callback = None
-
-
-def _full_collections() -> _Pauses:
-    """The durations of Python's full (generation 2) collections from now until the callback is removed:
-    each holds the GIL, stalling the emulator thread and the window alike."""
-    out = _Pauses()
+def _full_collections():
+    """``(durations, callback)``: the durations of Python's full (generation 2) collections from now until
+    ``callback`` is removed from ``gc.callbacks``; each holds the GIL, stalling the emulator thread and the
+    window alike."""
+    out = []
     started = []
 
     def callback(phase, info):
@@ -74,9 +71,8 @@ def _full_collections() -> _Pauses:
         elif started:
             out.append(time.perf_counter() - started[0])
 
-    out.callback = callback
     gc.callbacks.append(callback)
-    return out
+    return out, callback
 
 
 SETTLE_S = 1.0
@@ -126,14 +122,14 @@ def run(game: str = "pong", seconds: float = 60.0, cold: bool = True) -> dict:
             settled = time.perf_counter()
     w = win.worker
     f0, d0, l0, u0, p0 = w.frames_emulated, w.frames_dropped, w.frames_late, w.audio.underruns, win.view.frames_painted
-    pauses = _full_collections()
+    pauses, on_collection = _full_collections()
     t0 = time.perf_counter()
     try:
         while time.perf_counter() - t0 < seconds:
             app.processEvents()
             time.sleep(0.002)
     finally:
-        gc.callbacks.remove(pauses.callback)
+        gc.callbacks.remove(on_collection)
     dt = time.perf_counter() - t0
     result = {
         "game": game, "seconds": round(dt, 2),

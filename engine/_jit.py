@@ -328,14 +328,20 @@ class PortableFunctionCache(_caching.FunctionCache):
     def _load_overload(self, sig, target_context):
         data = super()._load_overload(sig, target_context)
         if data is None and self._enabled:
-            codegen = target_context.codegen()
-            triple, cpu, _features = codegen.magic_tuple()
-            if cpu != PORTABLE_CPU:
-                sig_, _magic, code = self._index_key(sig, codegen)
-                data = self._cache_file.load((sig_, (triple, PORTABLE_CPU, ""), code))
+            key = self._portable_key(sig, target_context.codegen())
+            if key is not None:
+                data = self._cache_file.load(key)
                 if data is not None:
                     data = self._impl.rebuild(target_context, data)
         return data
+
+    def _portable_key(self, sig, codegen):
+        """The index key of ``sig``'s code compiled for :data:`PORTABLE_CPU`; None when that is this CPU."""
+        triple, cpu, _features = codegen.magic_tuple()
+        if cpu == PORTABLE_CPU:
+            return None
+        sig_, _magic, code = self._index_key(sig, codegen)
+        return sig_, (triple, PORTABLE_CPU, ""), code
 
     def has_overload(self, sig, target_context) -> bool:
         """Whether code for ``sig`` (this CPU's, or the portable one) is cached, found without loading it: a
@@ -344,11 +350,10 @@ class PortableFunctionCache(_caching.FunctionCache):
         if not self._enabled:
             return False
         codegen = target_context.codegen()
-        key = self._index_key(sig, codegen)
-        if self._cache_file.load(key) is not None:
+        if self._cache_file.load(self._index_key(sig, codegen)) is not None:
             return True
-        triple, cpu, _features = codegen.magic_tuple()
-        return cpu != PORTABLE_CPU and self._cache_file.load((key[0], (triple, PORTABLE_CPU, ""), key[2])) is not None
+        key = self._portable_key(sig, codegen)
+        return key is not None and self._cache_file.load(key) is not None
 
 
 def portable(compiled):
