@@ -10,10 +10,9 @@ ends the process (a missing ROM file, an action id above 17) this raises a Runti
 ROM ALE has no rules for loads and runs (no rewards, no game over) where ale-py refuses it.
 
 Differences: ``AtariVectorEnv`` is ``arcade_lab.engine.ale_vector.ArcadeLabVectorEnv`` (ale-py's options,
-preprocessing and asynchronous batches, without ``xla()``; its ``ale`` is the vector interface under it, not
-constructible on its own as ``ALEVectorInterface`` is); no sound is played (``sound`` is a no-op;
-``sound_obs`` works); a ROM
-load refuses the settings it cannot honour (colour averaging, screen or sound recording, paddle limits,
+preprocessing, asynchronous batches and ``xla()``, the last through host callbacks, ``engine.vector_xla``);
+its ``ale`` is the vector interface under it, not constructible on its own as ``ALEVectorInterface`` is; no
+sound is played (``sound`` is a no-op; ``sound_obs`` works); a ROM load refuses the settings it cannot honour (colour averaging, screen or sound recording, paddle limits,
 another system seed); ``ALEState.serialize()`` writes Arcade Lab's state format (``arcade_lab.State``'s).
 
 The submodules ``env``, ``roms``, ``registration`` and ``vector_env`` are namespaces this module creates

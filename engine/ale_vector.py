@@ -605,6 +605,13 @@ def _make_gym_vector():
 
             return [ACTION_MEANINGS[a] for a in self.lanes.action_set]
 
+        def xla(self):
+            """ale-py's XLA interface, ``(handle, reset, step)`` callable inside ``jax.jit``
+            (``engine.vector_xla``; needs jax: ``pip install "arcade-lab[xla]"``)."""
+            from .vector_xla import xla_functions
+
+            return xla_functions(self)
+
         def close_extras(self, **kwargs):
             self.ale.close()
 
