@@ -52,26 +52,31 @@ def update_map(s):
 
 @jit
 def _hotspot(s, scheme, a):
-    """Bank switching on any access (read or write) to a hotspot address (a = addr & 0xFFF)."""
+    """Bank switching on any access (read or write) to a hotspot address (a = addr & 0xFFF). The page map
+    is recomputed only when the mapping changed: DPC reaches here on every top-page read, and games
+    select the bank already mapped."""
+    bank = s[C_BANK]
     if scheme == S_F8 or scheme == S_F8SWAP or scheme == S_F8SC or scheme == S_DPC:
         if a == 0xFF8:
-            s[C_BANK] = 0
+            bank = 0
         elif a == 0xFF9:
-            s[C_BANK] = 1
+            bank = 1
     elif scheme == S_F6 or scheme == S_F6SC:
         if 0xFF6 <= a <= 0xFF9:
-            s[C_BANK] = a - 0xFF6
+            bank = a - 0xFF6
     elif scheme == S_F4 or scheme == S_F4SC:
         if 0xFF4 <= a <= 0xFFB:
-            s[C_BANK] = a - 0xFF4
+            bank = a - 0xFF4
     elif scheme == S_E0:
-        if 0xFE0 <= a <= 0xFE7:
-            s[C_SLICE] = a & 7
-        elif 0xFE8 <= a <= 0xFEF:
-            s[C_SLICE + 1] = a & 7
-        elif 0xFF0 <= a <= 0xFF7:
-            s[C_SLICE + 2] = a & 7
-    update_map(s)
+        if 0xFE0 <= a <= 0xFF7:
+            k = (a - 0xFE0) >> 3
+            if s[C_SLICE + k] != (a & 7):
+                s[C_SLICE + k] = a & 7
+                update_map(s)
+        return
+    if bank != s[C_BANK]:
+        s[C_BANK] = bank
+        update_map(s)
 
 
 @jit
@@ -98,7 +103,8 @@ def _dpc_update_music(s):
             top = s[D_TOPS + x] + 1
             low = s[D_COUNTERS + x] & 0xFF
             if s[D_TOPS + x] != 0:
-                low -= whole % top
+                # a scanline's clocks are fewer than the counter's period: skip the division then
+                low -= whole if whole < top else whole % top
                 if low < 0:
                     low += top
             else:
