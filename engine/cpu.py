@@ -20,7 +20,7 @@ from ._jit import DEVICE_SIG, call_device, jit, lazy_cfunc, ptr_i64, ptr_u8
 from .bus import S_FLAT64K, access_inline
 from .carts import S_2K, S_4K, S_E0, S_F4, S_F4SC, S_F6, S_F6SC, S_F8, S_F8SC, S_F8SWAP, S_FE
 from .layout import (A, X, Y, SP, PC, FN, FV, FB, FD, FI, FNZ, FC, EXEC, LAST_READ, CYC, DBUS, RAM0, C_SCHEME,
-                     C_BASE, C_PAGE, FN_DEVICE, FN_TIA_UNDRAWN, N_STATE, FB_SIZE, R_TIMER, R_SHIFT, R_SETCYC, AUD_ON,
+                     C_BASE, C_PAGE, XRAM0, FN_DEVICE, FN_TIA_UNDRAWN, N_STATE, FB_SIZE, R_TIMER, R_SHIFT, R_SETCYC, AUD_ON,
                      DEFER_CLK, X_LIMIT)
 from .riot import U32, _to_int32
 from .tia import (QUIET_STORE, UNSEEN, cpu_write_clock, cpu_wsync_cycle, tia_access, grp_unseen, quiet_store,
@@ -171,9 +171,13 @@ def _top_page_byte(s, rom, addr):
     return -1 if hot else np.int64(rom[s[C_BASE + 3] + (a & 0x3FF)])
 
 
-# The read helpers are plain compiled functions, not ``inline="always"``: LLVM inlines them into each of
-# the loop's ~250 call sites, where numba's own inlining of that many sites took over ten minutes.
-@jit
+# The read helpers are inlined by LLVM (``forceinline``; numba's own inlining of the loop's ~400 read sites
+# took over ten minutes) into the cases of the commonest opcodes (``cpu_gen.INLINED``). Left to LLVM's
+# judgement, about 250 sites, many in common opcodes, stayed calls passing every array as its exploded
+# struct: on bank-switched cartridges, whose reads go past the flat path, 5-15 % of the time. What a read
+# reaches only off the ROM pages (the top page, Superchip RAM, the device) is one call away, in
+# ``_off_map``.
+@jit(forceinline=True)
 def _byte(s, rom, fb, flat, addr, draw, cyc, bus):
     """A read where code lives (instruction bytes): a cartridge ROM page stays in the loop. Returns
     (value, cycles)."""
@@ -182,10 +186,38 @@ def _byte(s, rom, fb, flat, addr, draw, cyc, bus):
     v = _rom_byte(s, rom, addr)
     if v >= 0:
         return v, cyc
+    return _off_map(s, rom, fb, addr, draw, cyc, bus)
+
+
+@jit
+def _off_map(s, rom, fb, addr, draw, cyc, bus):
+    """A read the page map does not serve: the top page's non-hotspot bytes and Superchip RAM's read port
+    (neither has a side effect: ``cart_bus.cart_peek`` returns them as they are), else the device."""
     v = _top_page_byte(s, rom, addr)
     if v >= 0:
         return v, cyc
+    v = _superchip_byte(s, addr)
+    if v >= 0:
+        return v, cyc
     return _far(s, rom, fb, addr, draw, cyc, bus)
+
+
+@jit(inline="always")
+def _superchip_byte(s, addr):
+    """Superchip RAM read at its read port ($1080-$10FF) on F8SC, F6SC or F4SC; else -1."""
+    a = addr & 0x1FFF
+    if a < 0x1080 or a >= 0x1100:
+        return -1
+    scheme = s[C_SCHEME]
+    if scheme == S_F8SC or scheme == S_F6SC or scheme == S_F4SC:
+        return s[XRAM0 + (a & 0x7F)]
+    return -1
+
+
+@jit
+def _byte_cold(s, rom, fb, flat, addr, draw, cyc, bus):
+    """``_byte`` for the uncommon opcodes' cases (``cpu_gen.INLINED``)."""
+    return _byte(s, rom, fb, flat, addr, draw, cyc, bus)
 
 
 @jit
@@ -196,7 +228,7 @@ def _zp(s, rom, fb, addr, draw, cyc, bus):
     return _far(s, rom, fb, addr, draw, cyc, bus)
 
 
-@jit
+@jit(forceinline=True)
 def _any(s, rom, fb, flat, addr, draw, cyc, bus):
     """A read anywhere: cartridge ROM pages and RIOT RAM (with its $1xx mirror) stay in the loop."""
     if addr & 0x1000:
@@ -204,6 +236,12 @@ def _any(s, rom, fb, flat, addr, draw, cyc, bus):
     if (addr & 0x280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
         return s[RAM0 + (addr & 0x7F)], cyc
     return _far(s, rom, fb, addr, draw, cyc, bus)
+
+
+@jit
+def _any_cold(s, rom, fb, flat, addr, draw, cyc, bus):
+    """``_any`` for the uncommon opcodes' cases (``cpu_gen.INLINED``)."""
+    return _any(s, rom, fb, flat, addr, draw, cyc, bus)
 
 
 @jit(inline="always")

@@ -7,8 +7,8 @@ import numpy as np
 
 from ._jit import jit
 from .bus import S_FLAT64K
-from .cpu import (ENDS_WITH_READ, _adc_bcd, _after_timer_wait, _any, _arr, _byte, _flat_mask, _push,
-                  _rd_call, _sbc_bcd, _signed, _status, _wr, _zp)
+from .cpu import (ENDS_WITH_READ, _adc_bcd, _after_timer_wait, _any, _any_cold, _arr, _byte, _byte_cold,
+                  _flat_mask, _push, _rd_call, _sbc_bcd, _signed, _status, _wr, _zp)
 from .layout import (A, C_SCHEME, CYC, DBUS, EX_FATAL, EXEC, FB, FC, FD, FI, FN, FNZ, FV, INSTR, IR,
                      JAMMED, LAST_READ, PC, QV_OK, RAM0, SP, X, Y)
 from .tia import frame_constants
@@ -673,26 +673,26 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x3D:  # AND abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a &= val
             nz = a
         elif op == 0x99:  # STA abs,Y
             cyc += 5
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -705,7 +705,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xE4:  # CPX zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -714,23 +714,23 @@ def execute(s, rom, fb, number, draw):
             c = 1 if x >= val else 0
         elif op == 0xBC:  # LDY abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             y = val
             nz = y
         elif op == 0x50:  # BVC rel
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             if s[FV] == 0:
@@ -740,7 +740,7 @@ def execute(s, rom, fb, number, draw):
                 pc = target
         elif op == 0x46:  # LSR zp
             cyc += 5
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -755,21 +755,21 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x2D:  # AND abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a &= val
             nz = a
         elif op == 0x94:  # STY zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -781,7 +781,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xB4:  # LDY zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -797,7 +797,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xD6:  # DEC zp,X
             cyc += 6
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -812,7 +812,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x70:  # BVS rel
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             if s[FV] != 0:
@@ -828,40 +828,40 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x1D:  # ORA abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a |= val
             nz = a
         elif op == 0x09:  # ORA imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             a |= val
             nz = a
         elif op == 0x7D:  # ADC abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             if s[FD] == 0:
                 total = a + val + c
@@ -875,7 +875,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x26:  # ROL zp
             cyc += 5
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -890,21 +890,21 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x2C:  # BIT abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             nz = (a & val) | ((val & 0x80) << 1)
             s[FV] = (val >> 6) & 1
         elif op == 0x15:  # ORA zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -914,33 +914,33 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xD9:  # CMP abs,Y
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             nz = (a - val) & 0xFF
             c = 1 if a >= val else 0
         elif op == 0xF9:  # SBC abs,Y
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             if s[FD] == 0:
                 inv = val ^ 0xFF
@@ -955,23 +955,23 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x5D:  # EOR abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a ^= val
             nz = a
         elif op == 0xB6:  # LDX zp,Y
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + y) & 0xFF
@@ -981,7 +981,7 @@ def execute(s, rom, fb, number, draw):
             nz = x
         elif op == 0x06:  # ASL zp
             cyc += 5
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -996,7 +996,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xF5:  # SBC zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1029,23 +1029,23 @@ def execute(s, rom, fb, number, draw):
             s[SP] = sp
         elif op == 0x39:  # AND abs,Y
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a &= val
             nz = a
         elif op == 0x96:  # STX zp,Y
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + y) & 0xFF
@@ -1057,7 +1057,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x11:  # ORA (zp),Y
             cyc += 5
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -1067,13 +1067,13 @@ def execute(s, rom, fb, number, draw):
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a |= val
             nz = a
         elif op == 0x16:  # ASL zp,X
             cyc += 6
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1089,7 +1089,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x76:  # ROR zp,X
             cyc += 6
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1106,7 +1106,7 @@ def execute(s, rom, fb, number, draw):
         elif op == 0x00:  # BRK imp
             cyc += 7
             sp = s[SP]
-            dummy, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            dummy, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             s[FB] = 1
             cyc = _push(s, rom, fb, 0x100 + sp, pc >> 8, draw, cyc, 1)
@@ -1147,35 +1147,35 @@ def execute(s, rom, fb, number, draw):
             s[SP] = sp
         elif op == 0xAE:  # LDX abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             x = val
             nz = x
         elif op == 0xAC:  # LDY abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             y = val
             nz = y
         elif op == 0x66:  # ROR zp
             cyc += 5
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -1190,17 +1190,17 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x79:  # ADC abs,Y
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             if s[FD] == 0:
                 total = a + val + c
@@ -1214,10 +1214,10 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x9D:  # STA abs,X
             cyc += 5
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1230,10 +1230,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x8C:  # STY abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1246,7 +1246,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xF6:  # INC zp,X
             cyc += 6
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1261,23 +1261,23 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xDD:  # CMP abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             nz = (a - val) & 0xFF
             c = 1 if a >= val else 0
         elif op == 0x56:  # LSR zp,X
             cyc += 6
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1293,17 +1293,17 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x19:  # ORA abs,Y
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a |= val
             nz = a
@@ -1312,17 +1312,17 @@ def execute(s, rom, fb, number, draw):
             s[FD] = 0
         elif op == 0xFD:  # SBC abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             if s[FD] == 0:
                 inv = val ^ 0xFF
@@ -1340,10 +1340,10 @@ def execute(s, rom, fb, number, draw):
             s[FD] = 1
         elif op == 0x8E:  # STX abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1356,15 +1356,15 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x4D:  # EOR abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a ^= val
             nz = a
@@ -1373,15 +1373,15 @@ def execute(s, rom, fb, number, draw):
             s[FV] = 0
         elif op == 0x0D:  # ORA abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a |= val
             nz = a
@@ -1391,21 +1391,21 @@ def execute(s, rom, fb, number, draw):
             nz = x
         elif op == 0xCC:  # CPY abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             nz = (y - val) & 0xFF
             c = 1 if y >= val else 0
         elif op == 0x55:  # EOR zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1415,7 +1415,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x36:  # ROL zp,X
             cyc += 6
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1431,23 +1431,23 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x59:  # EOR abs,Y
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a ^= val
             nz = a
         elif op == 0x91:  # STA (zp),Y
             cyc += 6
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -1463,7 +1463,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x31:  # AND (zp),Y
             cyc += 5
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -1473,13 +1473,13 @@ def execute(s, rom, fb, number, draw):
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a &= val
             nz = a
         elif op == 0x35:  # AND zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1492,7 +1492,7 @@ def execute(s, rom, fb, number, draw):
             s[FI] = 1
         elif op == 0x01:  # ORA (zp,X)
             cyc += 6
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -1501,7 +1501,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a |= val
             nz = a
@@ -1512,7 +1512,7 @@ def execute(s, rom, fb, number, draw):
             wr = 2
         elif op == 0x03:  # SLO (zp,X)
             cyc += 8
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -1521,7 +1521,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             c = val >> 7
             wval = (val << 1) & 0xFF
@@ -1534,14 +1534,14 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x04:  # NOP zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
         elif op == 0x07:  # SLO zp
             cyc += 5
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -1557,7 +1557,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x0B:  # ANC imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             a &= val
@@ -1565,27 +1565,27 @@ def execute(s, rom, fb, number, draw):
             c = a >> 7
         elif op == 0x0C:  # NOP abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
         elif op == 0x0E:  # ASL abs
             cyc += 6
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             c = val >> 7
             wval = (val << 1) & 0xFF
@@ -1597,15 +1597,15 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x0F:  # SLO abs
             cyc += 6
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             c = val >> 7
             wval = (val << 1) & 0xFF
@@ -1623,7 +1623,7 @@ def execute(s, rom, fb, number, draw):
             wr = 2
         elif op == 0x13:  # SLO (zp),Y
             cyc += 8
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -1631,7 +1631,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             c = val >> 7
             wval = (val << 1) & 0xFF
@@ -1644,7 +1644,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x14:  # NOP zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1652,7 +1652,7 @@ def execute(s, rom, fb, number, draw):
             bus = val
         elif op == 0x17:  # SLO zp,X
             cyc += 6
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1671,15 +1671,15 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
         elif op == 0x1B:  # SLO abs,Y
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             c = val >> 7
             wval = (val << 1) & 0xFF
@@ -1692,29 +1692,29 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x1C:  # NOP abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
         elif op == 0x1E:  # ASL abs,X
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             c = val >> 7
             wval = (val << 1) & 0xFF
@@ -1726,15 +1726,15 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x1F:  # SLO abs,X
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             c = val >> 7
             wval = (val << 1) & 0xFF
@@ -1747,7 +1747,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x21:  # AND (zp,X)
             cyc += 6
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -1756,7 +1756,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a &= val
             nz = a
@@ -1767,7 +1767,7 @@ def execute(s, rom, fb, number, draw):
             wr = 2
         elif op == 0x23:  # RLA (zp,X)
             cyc += 8
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -1776,7 +1776,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = ((val << 1) | c) & 0xFF
             c = val >> 7
@@ -1789,7 +1789,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x27:  # RLA zp
             cyc += 5
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -1805,7 +1805,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x2B:  # ANC imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             a &= val
@@ -1813,15 +1813,15 @@ def execute(s, rom, fb, number, draw):
             c = a >> 7
         elif op == 0x2E:  # ROL abs
             cyc += 6
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = ((val << 1) | c) & 0xFF
             c = val >> 7
@@ -1833,15 +1833,15 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x2F:  # RLA abs
             cyc += 6
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = ((val << 1) | c) & 0xFF
             c = val >> 7
@@ -1859,7 +1859,7 @@ def execute(s, rom, fb, number, draw):
             wr = 2
         elif op == 0x33:  # RLA (zp),Y
             cyc += 8
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -1867,7 +1867,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = ((val << 1) | c) & 0xFF
             c = val >> 7
@@ -1880,7 +1880,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x34:  # NOP zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1888,7 +1888,7 @@ def execute(s, rom, fb, number, draw):
             bus = val
         elif op == 0x37:  # RLA zp,X
             cyc += 6
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1907,15 +1907,15 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
         elif op == 0x3B:  # RLA abs,Y
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = ((val << 1) | c) & 0xFF
             c = val >> 7
@@ -1928,29 +1928,29 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x3C:  # NOP abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
         elif op == 0x3E:  # ROL abs,X
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = ((val << 1) | c) & 0xFF
             c = val >> 7
@@ -1962,15 +1962,15 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x3F:  # RLA abs,X
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = ((val << 1) | c) & 0xFF
             c = val >> 7
@@ -1983,7 +1983,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x41:  # EOR (zp,X)
             cyc += 6
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -1992,7 +1992,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a ^= val
             nz = a
@@ -2003,7 +2003,7 @@ def execute(s, rom, fb, number, draw):
             wr = 2
         elif op == 0x43:  # SRE (zp,X)
             cyc += 8
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -2012,7 +2012,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             c = val & 1
             wval = val >> 1
@@ -2025,14 +2025,14 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x44:  # NOP zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
         elif op == 0x47:  # SRE zp
             cyc += 5
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -2048,7 +2048,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x4B:  # ASR imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             a &= val
@@ -2057,15 +2057,15 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x4E:  # LSR abs
             cyc += 6
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             c = val & 1
             wval = val >> 1
@@ -2077,15 +2077,15 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x4F:  # SRE abs
             cyc += 6
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             c = val & 1
             wval = val >> 1
@@ -2098,7 +2098,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x51:  # EOR (zp),Y
             cyc += 5
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -2108,7 +2108,7 @@ def execute(s, rom, fb, number, draw):
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a ^= val
             nz = a
@@ -2119,7 +2119,7 @@ def execute(s, rom, fb, number, draw):
             wr = 2
         elif op == 0x53:  # SRE (zp),Y
             cyc += 8
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -2127,7 +2127,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             c = val & 1
             wval = val >> 1
@@ -2140,7 +2140,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x54:  # NOP zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -2148,7 +2148,7 @@ def execute(s, rom, fb, number, draw):
             bus = val
         elif op == 0x57:  # SRE zp,X
             cyc += 6
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -2170,15 +2170,15 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
         elif op == 0x5B:  # SRE abs,Y
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             c = val & 1
             wval = val >> 1
@@ -2191,29 +2191,29 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x5C:  # NOP abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
         elif op == 0x5E:  # LSR abs,X
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             c = val & 1
             wval = val >> 1
@@ -2225,15 +2225,15 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x5F:  # SRE abs,X
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             c = val & 1
             wval = val >> 1
@@ -2246,7 +2246,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x61:  # ADC (zp,X)
             cyc += 6
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -2255,7 +2255,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             if s[FD] == 0:
                 total = a + val + c
@@ -2274,7 +2274,7 @@ def execute(s, rom, fb, number, draw):
             wr = 2
         elif op == 0x63:  # RRA (zp,X)
             cyc += 8
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -2283,7 +2283,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val >> 1) | (c << 7)
             c = val & 1
@@ -2304,14 +2304,14 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x64:  # NOP zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
         elif op == 0x67:  # RRA zp
             cyc += 5
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -2335,21 +2335,21 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x6B:  # ARR imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             a, c, nz = _arr(s, a, val, c)
         elif op == 0x6D:  # ADC abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             if s[FD] == 0:
                 total = a + val + c
@@ -2363,15 +2363,15 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x6E:  # ROR abs
             cyc += 6
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val >> 1) | (c << 7)
             c = val & 1
@@ -2383,15 +2383,15 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x6F:  # RRA abs
             cyc += 6
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val >> 1) | (c << 7)
             c = val & 1
@@ -2412,7 +2412,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x71:  # ADC (zp),Y
             cyc += 5
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -2422,7 +2422,7 @@ def execute(s, rom, fb, number, draw):
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             if s[FD] == 0:
                 total = a + val + c
@@ -2441,7 +2441,7 @@ def execute(s, rom, fb, number, draw):
             wr = 2
         elif op == 0x73:  # RRA (zp),Y
             cyc += 8
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -2449,7 +2449,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val >> 1) | (c << 7)
             c = val & 1
@@ -2470,7 +2470,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x74:  # NOP zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -2478,7 +2478,7 @@ def execute(s, rom, fb, number, draw):
             bus = val
         elif op == 0x77:  # RRA zp,X
             cyc += 6
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -2505,15 +2505,15 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
         elif op == 0x7B:  # RRA abs,Y
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val >> 1) | (c << 7)
             c = val & 1
@@ -2534,29 +2534,29 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x7C:  # NOP abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
         elif op == 0x7E:  # ROR abs,X
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val >> 1) | (c << 7)
             c = val & 1
@@ -2568,15 +2568,15 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x7F:  # RRA abs,X
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val >> 1) | (c << 7)
             c = val & 1
@@ -2597,12 +2597,12 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x80:  # NOP imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
         elif op == 0x81:  # STA (zp,X)
             cyc += 6
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -2619,12 +2619,12 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x82:  # NOP imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
         elif op == 0x83:  # SAX (zp,X)
             cyc += 6
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -2641,7 +2641,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x87:  # SAX zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             wval = a & x
@@ -2652,22 +2652,22 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x89:  # NOP imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
         elif op == 0x8B:  # ANE imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             a = (a | 0xEE) & x & val
             nz = a
         elif op == 0x8F:  # SAX abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2685,7 +2685,7 @@ def execute(s, rom, fb, number, draw):
             wr = 2
         elif op == 0x93:  # SHA (zp),Y
             cyc += 6
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -2701,7 +2701,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x97:  # SAX zp,Y
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + y) & 0xFF
@@ -2713,10 +2713,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x9B:  # SHS abs,Y
             cyc += 5
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2730,10 +2730,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x9C:  # SHY abs,X
             cyc += 5
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2746,10 +2746,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x9E:  # SHX abs,Y
             cyc += 5
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2762,10 +2762,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x9F:  # SHA abs,Y
             cyc += 5
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2778,7 +2778,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xA3:  # LAX (zp,X)
             cyc += 6
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -2787,14 +2787,14 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a = val
             x = val
             nz = a
         elif op == 0xA7:  # LAX zp
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -2804,7 +2804,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xAB:  # LXA imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             a = (a | 0xEE) & val
@@ -2812,15 +2812,15 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xAF:  # LAX abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a = val
             x = val
@@ -2832,7 +2832,7 @@ def execute(s, rom, fb, number, draw):
             wr = 2
         elif op == 0xB3:  # LAX (zp),Y
             cyc += 5
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -2842,14 +2842,14 @@ def execute(s, rom, fb, number, draw):
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a = val
             x = val
             nz = a
         elif op == 0xB7:  # LAX zp,Y
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + y) & 0xFF
@@ -2860,17 +2860,17 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xBB:  # LAS abs,Y
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a = s[SP] & val
             x = a
@@ -2878,24 +2878,24 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xBF:  # LAX abs,Y
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             a = val
             x = val
             nz = a
         elif op == 0xC1:  # CMP (zp,X)
             cyc += 6
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -2904,18 +2904,18 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             nz = (a - val) & 0xFF
             c = 1 if a >= val else 0
         elif op == 0xC2:  # NOP imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
         elif op == 0xC3:  # DCP (zp,X)
             cyc += 8
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -2924,7 +2924,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val - 1) & 0xFF
             nz = (a - wval) & 0xFF
@@ -2936,7 +2936,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xC7:  # DCP zp
             cyc += 5
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -2951,7 +2951,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xCB:  # SBX imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             t = (x & a) - val
@@ -2960,29 +2960,29 @@ def execute(s, rom, fb, number, draw):
             c = 1 if t >= 0 else 0
         elif op == 0xCD:  # CMP abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             nz = (a - val) & 0xFF
             c = 1 if a >= val else 0
         elif op == 0xCE:  # DEC abs
             cyc += 6
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val - 1) & 0xFF
             nz = wval
@@ -2993,15 +2993,15 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xCF:  # DCP abs
             cyc += 6
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val - 1) & 0xFF
             nz = (a - wval) & 0xFF
@@ -3013,7 +3013,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xD1:  # CMP (zp),Y
             cyc += 5
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -3023,7 +3023,7 @@ def execute(s, rom, fb, number, draw):
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             nz = (a - val) & 0xFF
             c = 1 if a >= val else 0
@@ -3034,7 +3034,7 @@ def execute(s, rom, fb, number, draw):
             wr = 2
         elif op == 0xD3:  # DCP (zp),Y
             cyc += 8
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -3042,7 +3042,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val - 1) & 0xFF
             nz = (a - wval) & 0xFF
@@ -3054,7 +3054,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xD4:  # NOP zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -3062,7 +3062,7 @@ def execute(s, rom, fb, number, draw):
             bus = val
         elif op == 0xD7:  # DCP zp,X
             cyc += 6
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -3080,15 +3080,15 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
         elif op == 0xDB:  # DCP abs,Y
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val - 1) & 0xFF
             nz = (a - wval) & 0xFF
@@ -3100,29 +3100,29 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xDC:  # NOP abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
         elif op == 0xDE:  # DEC abs,X
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val - 1) & 0xFF
             nz = wval
@@ -3133,15 +3133,15 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xDF:  # DCP abs,X
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val - 1) & 0xFF
             nz = (a - wval) & 0xFF
@@ -3153,7 +3153,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xE1:  # SBC (zp,X)
             cyc += 6
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -3162,7 +3162,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             if s[FD] == 0:
                 inv = val ^ 0xFF
@@ -3177,12 +3177,12 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xE2:  # NOP imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
         elif op == 0xE3:  # ISB (zp,X)
             cyc += 8
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -3191,7 +3191,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val + 1) & 0xFF
             if s[FD] == 0:
@@ -3212,7 +3212,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xE7:  # ISB zp
             cyc += 5
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -3236,7 +3236,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xEB:  # SBC imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             if s[FD] == 0:
@@ -3252,29 +3252,29 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xEC:  # CPX abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             nz = (x - val) & 0xFF
             c = 1 if x >= val else 0
         elif op == 0xED:  # SBC abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             if s[FD] == 0:
                 inv = val ^ 0xFF
@@ -3289,15 +3289,15 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xEE:  # INC abs
             cyc += 6
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val + 1) & 0xFF
             nz = wval
@@ -3308,15 +3308,15 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xEF:  # ISB abs
             cyc += 6
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val + 1) & 0xFF
             if s[FD] == 0:
@@ -3337,7 +3337,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xF1:  # SBC (zp),Y
             cyc += 5
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -3347,7 +3347,7 @@ def execute(s, rom, fb, number, draw):
             addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             if s[FD] == 0:
                 inv = val ^ 0xFF
@@ -3367,7 +3367,7 @@ def execute(s, rom, fb, number, draw):
             wr = 2
         elif op == 0xF3:  # ISB (zp),Y
             cyc += 8
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -3375,7 +3375,7 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val + 1) & 0xFF
             if s[FD] == 0:
@@ -3396,7 +3396,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xF4:  # NOP zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -3404,7 +3404,7 @@ def execute(s, rom, fb, number, draw):
             bus = val
         elif op == 0xF7:  # ISB zp,X
             cyc += 6
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -3431,15 +3431,15 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
         elif op == 0xFB:  # ISB abs,Y
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val + 1) & 0xFF
             if s[FD] == 0:
@@ -3460,29 +3460,29 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xFC:  # NOP abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
         elif op == 0xFE:  # INC abs,X
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val + 1) & 0xFF
             nz = wval
@@ -3493,15 +3493,15 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xFF:  # ISB abs,X
             cyc += 7
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
             addr = (base + x) & 0xFFFF
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             wval = (val + 1) & 0xFF
             if s[FD] == 0:
