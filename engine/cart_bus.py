@@ -180,6 +180,18 @@ def _dpc_poke(s, a, value):
         _hotspot(s, S_DPC, a)
 
 
+@jit(inline="always")
+def superchip_read(s, a):
+    """A read of Superchip RAM's read port (a = addr & 0xFFF in $080-$0FF) on F8SC, F6SC or F4SC: the RAM
+    byte, without side effects; else -1."""
+    if a < 0x80 or a >= 0x100:
+        return -1
+    scheme = s[C_SCHEME]
+    if scheme == S_F8SC or scheme == S_F6SC or scheme == S_F4SC:
+        return s[XRAM0 + (a & 0x7F)]
+    return -1
+
+
 @jit
 def cart_peek(s, rom, addr):
     """A read in $1000-$1FFF (mirrors included); ``addr`` is the full CPU address (FE needs A13)."""
@@ -199,9 +211,9 @@ def cart_peek(s, rom, addr):
         return rom[(s[C_SLICE + (a >> 10)] << 10) + (a & 0x03FF)]
     if scheme == S_FE:
         return rom[addr & 0x3FFF]  # carts.fe_image: the bank by A13
-    if scheme == S_F8SC or scheme == S_F6SC or scheme == S_F4SC:
-        if 0x80 <= a < 0x100:
-            return s[XRAM0 + (a & 0x7F)]
+    v = superchip_read(s, a)
+    if v >= 0:
+        return v
     if a >= 0xFC0:
         _hotspot(s, scheme, a)
     return rom[s[C_BANK] * 4096 + a]

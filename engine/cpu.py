@@ -18,9 +18,10 @@ from numba import carray
 from . import opcodes as oc
 from ._jit import DEVICE_SIG, call_device, jit, lazy_cfunc, ptr_i64, ptr_u8
 from .bus import S_FLAT64K, access_inline
+from .cart_bus import superchip_read
 from .carts import S_2K, S_4K, S_E0, S_F4, S_F4SC, S_F6, S_F6SC, S_F8, S_F8SC, S_F8SWAP, S_FE
 from .layout import (A, X, Y, SP, PC, FN, FV, FB, FD, FI, FNZ, FC, EXEC, LAST_READ, CYC, DBUS, RAM0, C_SCHEME,
-                     C_BASE, C_PAGE, XRAM0, FN_DEVICE, FN_TIA_UNDRAWN, N_STATE, FB_SIZE, R_TIMER, R_SHIFT, R_SETCYC, AUD_ON,
+                     C_BASE, C_PAGE, FN_DEVICE, FN_TIA_UNDRAWN, N_STATE, FB_SIZE, R_TIMER, R_SHIFT, R_SETCYC, AUD_ON,
                      DEFER_CLK, X_LIMIT)
 from .riot import U32, _to_int32
 from .tia import (QUIET_STORE, UNSEEN, cpu_write_clock, cpu_wsync_cycle, tia_access, grp_unseen, quiet_store,
@@ -196,22 +197,10 @@ def _off_map(s, rom, fb, addr, draw, cyc, bus):
     v = _top_page_byte(s, rom, addr)
     if v >= 0:
         return v, cyc
-    v = _superchip_byte(s, addr)
+    v = superchip_read(s, addr & 0x0FFF) if addr & 0x1000 else -1
     if v >= 0:
         return v, cyc
     return _far(s, rom, fb, addr, draw, cyc, bus)
-
-
-@jit(inline="always")
-def _superchip_byte(s, addr):
-    """Superchip RAM read at its read port ($1080-$10FF) on F8SC, F6SC or F4SC; else -1."""
-    a = addr & 0x1FFF
-    if a < 0x1080 or a >= 0x1100:
-        return -1
-    scheme = s[C_SCHEME]
-    if scheme == S_F8SC or scheme == S_F6SC or scheme == S_F4SC:
-        return s[XRAM0 + (a & 0x7F)]
-    return -1
 
 
 @jit
