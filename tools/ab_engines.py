@@ -1,4 +1,4 @@
-"""Is engine change X faster? ``python tools/ab_engines.py REF GAME[,GAME...] [undrawn|fs4] [ROUNDS]``
+"""Is engine change X faster? ``python tools/ab_engines.py REF GAME[,GAME...] [undrawn|fs4|fs1] [ROUNDS]``
 
 Times this checkout's ``engine`` (B) against another engine tree REF (A: a directory holding an
 ``engine`` package, or a git revision of this repository) in ONE process, alternating short chunks of
@@ -6,7 +6,8 @@ the same seeded random play (A, B, then B, A, ...), so the load spikes of a shar
 sides alike. Separate runs of ``bench`` differ by 10-25 % on the 2-core dev VM; with the default 16
 rounds on an otherwise idle machine repeated readings agree within a few percent (not beside other
 work: one Alien reading moved from +13 % to -6 % next to the test suite). ``undrawn`` steps frames nobody sees (the search workload and 3 of 4 frames under frame
-skip 4), ``fs4`` calls ``Env.act`` at frame skip 4 (the ``bench`` workload). The other tree is imported as
+skip 4), ``fs4`` calls ``Env.act`` at frame skip 4 (the ``bench`` workload), ``fs1`` at frame skip 1 (every
+frame drawn: the frame-skip-1 wrappers' workload). The other tree is imported as
 package ``engine_ref`` (the engine's imports are relative) from a fixed folder per REF, so it compiles
 once (~5 min) and later runs load it.
 """
@@ -49,12 +50,13 @@ def _reference_tree(ref: str) -> Path:
     return tmp
 
 
-def _setup(package: str, game: str, steps: int):
+def _setup(package: str, game: str, steps: int, mode: str):
     env_mod = importlib.import_module(package + ".env")
     core = importlib.import_module(package + ".ale_core")
-    env = env_mod.Env(game, frameskip=4, repeat_action_probability=0.0, seed=0)
+    skip = 1 if mode == "fs1" else 4
+    env = env_mod.Env(game, frameskip=skip, repeat_action_probability=0.0, seed=0)
     acts = env.minimal_actions()
-    seq = [int(acts[i]) for i in np.random.default_rng(0).integers(0, len(acts), steps)]
+    seq = [int(acts[i]) for i in np.random.default_rng(0).integers(0, len(acts), steps * 4 // skip)]
     return env, core, env_mod, seq
 
 
@@ -82,8 +84,8 @@ def main(argv: list[str]) -> int:
     ref, games = argv[0], argv[1].split(",")
     mode = argv[2] if len(argv) > 2 else "undrawn"
     rounds = int(argv[3]) if len(argv) > 3 else 16
-    if mode not in ("undrawn", "fs4"):
-        print(f"mode must be undrawn or fs4, not {mode!r}")
+    if mode not in ("undrawn", "fs4", "fs1"):
+        print(f"mode must be undrawn, fs4 or fs1, not {mode!r}")
         return 2
     sys.path.insert(0, str(_reference_tree(ref)))
     # Each side's kernels live in that side's own cache folder (each copy of _jit keys it by a hash of its
@@ -92,7 +94,8 @@ def main(argv: list[str]) -> int:
     importlib.import_module("arcade_lab.engine.env")
     steps = 300
     for game in games:
-        sides = {"engine_ref": _setup("engine_ref", game, steps), "engine": _setup("arcade_lab.engine", game, steps)}
+        sides = {"engine_ref": _setup("engine_ref", game, steps, mode),
+                 "engine": _setup("arcade_lab.engine", game, steps, mode)}
         total = dict.fromkeys(sides, 0.0)
         for r in range(-2, rounds):  # two untimed rounds: kernels loaded, caches warm
             for name in (("engine_ref", "engine") if r % 2 == 0 else ("engine", "engine_ref")):

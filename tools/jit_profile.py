@@ -1,5 +1,6 @@
 """Where the emulator's compiled time goes, per function: ``python tools/jit_profile.py GAME [SECONDS]``
-(``JIT_PROFILE_UNDRAWN=1``: no frame drawn, the search workload; default: frame skip 4, last frame drawn).
+(``JIT_PROFILE_UNDRAWN=1``: no frame drawn, the search workload; default: frame skip 4, last frame drawn;
+``JIT_PROFILE_FRAMESKIP=1``: every frame drawn, the frame-skip-1 wrappers' workload).
 ``--code FUNCTION`` also writes FUNCTION's disassembly with each instruction's share of the samples
 (``annotated.txt`` in the output folder) and prints its hottest 256-byte stretches: where inside the 6502
 loop the time goes (``--code execute``), e.g. decode and dispatch against the operations.
@@ -30,7 +31,7 @@ def child(game: str, seconds: float, out: str) -> None:
     from arcade_lab.engine._jit import cache_dir
     from arcade_lab.engine.env import Env
 
-    e = Env(game, frameskip=4, repeat_action_probability=0.0, seed=0)
+    e = Env(game, frameskip=int(os.environ.get("JIT_PROFILE_FRAMESKIP", "4")), repeat_action_probability=0.0, seed=0)
     acts = e.action_set()
     for _ in range(20):
         e.act(acts[0])
@@ -40,7 +41,8 @@ def child(game: str, seconds: float, out: str) -> None:
     # machine-code objects
     for tag, pattern, attr in _OBJECTS:
         fn = getattr(machine if attr.startswith("machine.") else cpu, attr.split(".")[1])
-        nbc = glob.glob(str(cache_dir() / "engine" / pattern))[0]
+        # the newest: a function whose line moved leaves its older object files beside the current one
+        nbc = max(glob.glob(str(cache_dir() / "engine" / pattern)), key=os.path.getmtime)
         with open(nbc, "rb") as f:
             obj = pickle.load(f)[0][2][0]  # (name, "object", (object code, bitcode))
         with open(os.path.join(out, f"{tag}.o"), "wb") as f:
@@ -66,7 +68,7 @@ def child(game: str, seconds: float, out: str) -> None:
             if e.game_over():
                 e.reset()
         n += 100
-    print(f"{game}: {n * 4 / (time.perf_counter() - t):.0f} frames/s while sampled", flush=True)
+    print(f"{game}: {n * e.frames_per_act / (time.perf_counter() - t):.0f} frames/s while sampled", flush=True)
 
 
 # (tag, cached object file, compiled function) for each machine-code object samples are attributed to
