@@ -26,7 +26,7 @@ from .layout import (
 )
 from .tia_tables import (
     P0_BIT, M0_BIT, P1_BIT, M1_BIT, BL_BIT, PF_BIT, SCORE_BIT, PRIORITY_BIT,
-    PLAYER_MASK, MISSILE_MASK, BALL_MASK, PF_MASK, PRIORITY, COLLISION, MOTION, REFLECT,
+    PLAYER_MASK, MISSILE_MASK, BALL_MASK, PF_MASK, PF_BLOCK_MASK, PRIORITY, COLLISION, MOTION, REFLECT,
     HMOVE_BLANK_CYCLE, POKE_DELAY, PF_DELAY, COSMIC_ARK_STEP, COPY_OFFSETS, PLAYER_PIXELS, PF_COVER,
     PLAYER_HULL, MISSILE_HULL, BALL_HULL,
 )
@@ -568,16 +568,49 @@ def _draw_playfield(buf, fp, x0, x1, pf, refl, pfl, pfr, bk):
         buf[j] = (pfl if x < 80 else pfr) if pf & PF_MASK[refl, x] else bk
         x += 1
         j += np.uint64(1)
-    buf32 = buf.view(np.uint32)
-    while x + 4 <= x1:
-        colour = (pfl if x < 80 else pfr) if pf & PF_MASK[refl, x] else bk
-        buf32[j >> np.uint64(2)] = np.uint32(colour * 0x01010101)
-        x += 4
-        j += np.uint64(4)
+    # whole blocks: block b's playfield bit from PF_BLOCK_MASK, every store at the next 32-bit word (indexed
+    # from a counter so the loop vectorises to plain loads and stores rather than gathers and scatters)
+    blocks = (x1 - x) >> 2
+    if blocks > 0:
+        buf32 = buf.view(np.uint32)
+        at = j >> np.uint64(2)
+        b0 = x >> 2
+        left = np.uint32(pfl * 0x01010101)
+        right = np.uint32(pfr * 0x01010101)
+        back = np.uint32(bk * 0x01010101)
+        for i in range(blocks):
+            b = b0 + i
+            fore = left if b < 20 else right
+            buf32[at + np.uint64(i)] = fore if pf & PF_BLOCK_MASK[refl, b] else back
+        x += 4 * blocks
+        j += np.uint64(4 * blocks)
     while x < x1:
         buf[j] = (pfl if x < 80 else pfr) if pf & PF_MASK[refl, x] else bk
         x += 1
         j += np.uint64(1)
+
+
+@jit(forceinline=True)
+def _fill(buf, fp, count, colour):
+    """``buf[fp:fp + count] = colour``, in whole 32-bit words where aligned. numba's slice assignment
+    computes each element's index with its negative-index fix-up (in vector registers whose constants
+    LLVM then loads on every device call)."""
+    j = np.uint64(fp)
+    end = np.uint64(fp + count)
+    one = np.uint64(1)
+    while j < end and (j & np.uint64(3)):
+        buf[j] = colour
+        j += one
+    buf32 = buf.view(np.uint32)
+    word = np.uint32(colour * 0x01010101)
+    words = (end - j) >> np.uint64(2)
+    k = j >> np.uint64(2)
+    for i in range(words):
+        buf32[k + np.uint64(i)] = word
+    j += words << np.uint64(2)
+    while j < end:
+        buf[j] = colour
+        j += one
 
 
 @jit(forceinline=True)
@@ -625,13 +658,13 @@ def _render(s, buf, ob, fp, count, hpos, draw):
     those pixels go through the priority and collision logic; the rest are playfield or background."""
     if s[T_VBLANK] & 0x02:
         if draw:
-            buf[fp:fp + count] = 0
+            _fill(buf, fp, count, 0)
         return
     en = s[T_ENABLED]
     bk = s[T_COLUBK]
     if en == 0:
         if draw:
-            buf[fp:fp + count] = bk
+            _fill(buf, fp, count, bk)
         return
     if not draw:
         need = _undrawn_need(s)
@@ -669,13 +702,12 @@ def _render(s, buf, ob, fp, count, hpos, draw):
         pps = SCORE_BIT  # ALE's dedicated playfield-only path keeps score colours under priority
     pf = s[T_PF] if en & PF_BIT else 0
     refl = s[T_PFM_REFL]
-    c0 = bk
     c1 = s[T_COLUPF]
     c2 = s[T_COLUP0]
     c3 = s[T_COLUP1]
     if draw:
         if pf == 0:
-            buf[fp:fp + count] = bk
+            _fill(buf, fp, count, bk)
         else:
             pcl = PRIORITY[0, PF_BIT | pps]
             pcr = PRIORITY[1, PF_BIT | pps]
@@ -685,20 +717,23 @@ def _render(s, buf, ob, fp, count, hpos, draw):
     coll = s[T_COLLISION]
     # Objects far apart leave most of [lo, hi) unmarked: test eight marks at a time (the scratch row is
     # 8-aligned and zero outside the marks, so a skip may safely run past ``hi``).
+    # (Indices unsigned: no negative-index fix-ups. The colour is read from the register PRIORITY names,
+    # COLUBK + 0..3 in ALE's order, rather than chosen by branches a mixed span mispredicts.)
     ob64 = ob.view(np.uint64)
     x = lo
+    at = np.uint64(fp - x0)
     while x < hi:
-        if (x & 7) == 0 and ob64[x >> 3] == 0:
+        ux = np.uint64(x)
+        if (x & 7) == 0 and ob64[ux >> np.uint64(3)] == 0:
             x += 8
             continue
-        o = ob[x]
+        o = ob[ux]
         if o:
-            ob[x] = 0
+            ob[ux] = 0
             e = o | (PF_BIT if pf & PF_MASK[refl, x] else 0)
             coll |= COLLISION[e]
             if draw:
-                c = PRIORITY[1 if x >= 80 else 0, e | pps]
-                buf[fp + x - x0] = c0 if c == 0 else (c1 if c == 1 else (c2 if c == 2 else c3))
+                buf[at + ux] = s[T_COLUBK + PRIORITY[1 if x >= 80 else 0, e | pps]]
         x += 1
     s[T_COLLISION] = coll
     if draw:

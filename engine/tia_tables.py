@@ -169,6 +169,7 @@ PLAYER_MASK = _player_masks()
 MISSILE_MASK = _missile_masks()
 BALL_MASK = _ball_masks()
 PF_MASK = _playfield_masks()
+PF_BLOCK_MASK = np.ascontiguousarray(PF_MASK[:, ::4])  # [reflect][block of 4 pixels]: one PF bit each
 PRIORITY = _priority_table()
 COLLISION = _collision_table()
 MOTION = _motion_table()

@@ -815,3 +815,29 @@ def test_writes_that_change_nothing_skip_drawing_and_keep_frames_and_state(tmp_p
     assert len(set(drawn.screen()[60].tolist())) >= 3   # playfield, sprites and background show
     assert partial >= 3                                 # the spinning frames' calls were cut
     assert len(latched) >= 3                            # collisions were latched, and cleared
+
+
+def test_span_fills_and_playfield_equal_a_pixel_by_pixel_reference():
+    """The drawn path's word-at-a-time writers: a fill, and a playfield span (both reflections, any
+    start and end, both halves' colours), write exactly the pixels a per-pixel reading would, and nothing
+    outside the span."""
+    from arcade_lab.engine import tia
+    from arcade_lab.engine.tia_tables import PF_MASK
+
+    rng = np.random.default_rng(1)
+    for trial in range(3000):
+        line = 160 * int(rng.integers(4))  # line starts are 4-aligned in the frame buffer
+        x0 = int(rng.integers(160))
+        x1 = int(rng.integers(x0, 161))
+        buf = rng.integers(0, 256, 4 * 160, dtype=np.uint8)
+        want = buf.copy()
+        pf, refl = int(rng.integers(1 << 20)), int(rng.integers(2))
+        pfl, pfr, bk = (int(v) for v in rng.integers(0, 256, 3))
+        if trial % 2:
+            tia._fill(buf, line + x0, x1 - x0, bk)
+            want[line + x0:line + x1] = bk
+        else:
+            tia._draw_playfield(buf, line + x0, x0, x1, pf, refl, pfl, pfr, bk)
+            for x in range(x0, x1):
+                want[line + x] = (pfl if x < 80 else pfr) if pf & PF_MASK[refl, x] else bk
+        assert np.array_equal(buf, want), (trial, x0, x1)
