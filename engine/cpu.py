@@ -19,10 +19,10 @@ from . import opcodes as oc
 from ._jit import DEVICE_SIG, call_device, jit, lazy_cfunc, ptr_i64, ptr_u8
 from .bus import S_FLAT64K, access_inline
 from .cart_bus import superchip_read
-from .carts import S_2K, S_4K, S_E0, S_F4, S_F4SC, S_F6, S_F6SC, S_F8, S_F8SC, S_F8SWAP, S_FE
+from .carts import S_2K, S_4K, S_DPC, S_E0, S_F4, S_F4SC, S_F6, S_F6SC, S_F8, S_F8SC, S_F8SWAP, S_FE
 from .layout import (A, X, Y, SP, PC, FN, FV, FB, FD, FI, FNZ, FC, EXEC, LAST_READ, CYC, DBUS, RAM0, C_SCHEME,
-                     C_BASE, C_PAGE, FN_DEVICE, FN_TIA_UNDRAWN, N_STATE, FB_SIZE, R_TIMER, R_SHIFT, R_SETCYC, AUD_ON,
-                     DEFER_CLK, X_LIMIT)
+                     C_BASE, C_FAST_HI, C_FAST_LO, C_PAGE, FN_DEVICE, FN_TIA_UNDRAWN, N_STATE, FB_SIZE, R_TIMER,
+                     R_SHIFT, R_SETCYC, AUD_ON, DEFER_CLK, X_LIMIT)
 from .riot import U32, _to_int32
 from .tia import (QUIET_STORE, UNSEEN, cpu_write_clock, cpu_wsync_cycle, tia_access, grp_unseen, quiet_store,
                   starts_starfield, store_unseen, unchanged)
@@ -134,12 +134,18 @@ def _wr(s, rom, fb, addr, value, draw, cyc, last_read):
     return s[CYC]
 
 
+WINDOW = -1  # _flat_mask: one 4K bank in the ROM window
+NO_WINDOW = -2
+
+
 @jit(forceinline=True)
 def _flat_mask(s, rom):
-    """A cartridge without bank switching (2K, 4K), or FE (whose image is laid out by address bits 0-13,
-    ``carts.fe_image``), reads every page of its ROM space straight from ROM at ``addr & mask``: that mask,
-    so the loop's reads there skip the page map (one load less on the path from the program counter to
-    the next opcode); else -1."""
+    """How the loop reads the cartridge's ROM space. A cartridge without bank switching (2K, 4K), or FE
+    (whose image is laid out by address bits 0-13, ``carts.fe_image``), reads every page straight from ROM
+    at ``addr & mask``: that mask, so the loop's reads there skip the page map (one load less on the path
+    from the program counter to the next opcode). ``WINDOW`` for the 4K-bank schemes (F8, F6, F4, their
+    Superchip forms, DPC), whose direct-read window [C_FAST_LO, C_FAST_HI) is one bank from ``C_BASE``
+    (``_opcode``); ``NO_WINDOW`` for the rest (E0's 1K slices, a CPU test's flat RAM)."""
     scheme = s[C_SCHEME]
     if scheme == S_2K and rom.shape[0] >= 0x800:
         return 0x7FF
@@ -147,7 +153,9 @@ def _flat_mask(s, rom):
         return 0xFFF
     if scheme == S_FE and rom.shape[0] >= 0x4000:
         return 0x3FFF
-    return -1
+    if scheme in (S_F8, S_F8SWAP, S_F8SC, S_F6, S_F6SC, S_F4, S_F4SC, S_DPC):
+        return WINDOW
+    return NO_WINDOW
 
 
 @jit(inline="always")
@@ -188,6 +196,19 @@ def _byte(s, rom, fb, flat, addr, draw, cyc, bus):
     if v >= 0:
         return v, cyc
     return _off_map(s, rom, fb, addr, draw, cyc, bus)
+
+
+@jit(forceinline=True)
+def _opcode(s, rom, fb, flat, addr, draw, cyc, bus):
+    """The opcode fetch: ``_byte``, with the 4K-bank cartridges' (F8, F6, F4, their Superchip forms, DPC)
+    ROM window read as one bank: ``rom[bank base + offset]`` takes loads that do not wait for the program
+    counter where the page map's entry does, so the opcode reaches the dispatch one load sooner. E0's
+    1K slices are not contiguous and keep the page map."""
+    if flat == WINDOW and addr & 0x1000:
+        off = addr & 0xFFF
+        if s[C_FAST_LO] <= off < s[C_FAST_HI]:
+            return np.int64(rom[s[C_BASE] + off]), cyc
+    return _byte(s, rom, fb, flat, addr, draw, cyc, bus)
 
 
 @jit

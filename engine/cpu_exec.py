@@ -8,7 +8,7 @@ import numpy as np
 from ._jit import jit
 from .bus import S_FLAT64K
 from .cpu import (ENDS_WITH_READ, _adc_bcd, _after_timer_wait, _any, _any_cold, _arr, _byte, _byte_cold,
-                  _flat_mask, _push, _rd_call, _sbc_bcd, _signed, _status, _wr, _zp)
+                  _flat_mask, _opcode, _push, _rd_call, _sbc_bcd, _signed, _status, _wr, _zp)
 from .layout import (A, C_SCHEME, CYC, DBUS, EX_FATAL, EXEC, FB, FC, FD, FI, FN, FNZ, FV, INSTR, IR,
                      JAMMED, LAST_READ, PC, QV_OK, RAM0, SP, X, Y)
 from .tia import frame_constants
@@ -39,7 +39,7 @@ def execute(s, rom, fb, number, draw):
     flat = _flat_mask(s, rom)
     op = 0
     while True:
-        op, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+        op, cyc = _opcode(s, rom, fb, flat, pc, draw, cyc, bus)
         pc = (pc + 1) & 0xFFFF
         bus = op
         wr = 0

@@ -1,14 +1,14 @@
 """The cartridge's page map (which 64-byte pages of $1000-$1FFF the CPU loop reads straight from ROM, and
-where) against a slow reference, along random sequences of cartridge reads and writes — hotspots that
+where) and the loop's opcode fetch against a slow reference, along random sequences of cartridge reads and writes — hotspots that
 switch, hotspots that select what is already mapped, and ordinary addresses."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from arcade_lab.engine import carts
+from arcade_lab.engine import carts, cpu
 from arcade_lab.engine.cart_bus import cart_peek, cart_poke, cart_reset
-from arcade_lab.engine.layout import C_BANK, C_BASE, C_PAGE, C_SCHEME, C_SLICE, C_XRAM_SIZE
+from arcade_lab.engine.layout import C_BANK, C_BASE, C_PAGE, C_SCHEME, C_SLICE, C_XRAM_SIZE, FB_SIZE
 from arcade_lab.engine.machine import new_state
 
 ROM_SIZE = {carts.S_F8: 8192, carts.S_F8SC: 8192, carts.S_F6: 16384, carts.S_F6SC: 16384,
@@ -41,6 +41,7 @@ def test_page_map_follows_every_switch(scheme):
     s[C_BANK] = carts.RESET_BANK.get(scheme, 0)
     cart_reset(s)
     bank, slices = int(s[C_BANK]), [4, 5, 6, 7]
+    fb = np.zeros((3, FB_SIZE), np.uint8)
     lo, hi = HOT[scheme]
     for _ in range(400):
         a = int(rng.integers(lo, hi + 1)) if rng.random() < 0.7 else int(rng.integers(0x100, 0x1000))
@@ -61,3 +62,10 @@ def test_page_map_follows_every_switch(scheme):
         assert [int(v) for v in s[C_SLICE:C_SLICE + 3]] == slices[:3] or scheme != carts.S_E0
         assert [int(v) for v in s[C_PAGE:C_PAGE + 64]] == _expected_map(scheme, bank, slices)
         assert int(s[C_BASE + 3]) == (7 * 1024 if scheme == carts.S_E0 else bank * 4096 + 3072)
+        # the CPU loop's opcode fetch (the 4K-bank window, or E0's page map) reads the mapped byte
+        pc = 0xF000 | int(rng.integers(0x100, 0xFC0))
+        op, _ = cpu._opcode(s, rom, fb, cpu._flat_mask(s, rom), pc, False, 0, 0)
+        if scheme == carts.S_E0:
+            assert op == rom[slices[(pc >> 10) & 3] * 1024 + (pc & 0x3FF)]
+        else:
+            assert op == rom[bank * 4096 + (pc & 0xFFF)]
