@@ -326,17 +326,33 @@ def _rd_call(s, rom, fb, addr, draw):
 
 
 @jit
-def _timer_wait(s, rom, pc, cyc, budget, period, a):
+def _loop_byte(s, rom, addr):
+    """A byte of a loop ``_timer_wait`` may run: from a ROM page, or from the top page where it is no
+    hotspot (Tutankham waits for the timer there; E0's fixed slice holds that page); else -1."""
+    v = _rom_byte(s, rom, addr)
+    return v if v >= 0 else _top_page_byte(s, rom, addr)
+
+
+@jit
+def _timer_wait(s, rom, pc, cyc, budget, branch_cycles, a):
     """Fast-forward of the commonest loop in 2600 games, ``L: LDA/LDX/LDY/BIT INTIM|TIMINT; BNE|BPL|BMI L``,
-    entered as its branch is taken back to ``pc``. Runs whole iterations (``period`` cycles, two
-    instructions of ``budget``) while each read falls before the timer expires — such reads have no side
-    effect, and nothing else happens in the loop — and would take the branch again. Only the cycle counter,
-    the instruction count and the loaded value change; the last iteration (the exit, or the first read past
-    expiry with its side effect) runs in the interpreter. Returns ``k | value << 32 | load << 40`` for
-    ``k`` iterations run (``load``: 0 LDA, 1 LDX, 2 LDY, 3 BIT)."""
+    or the same with a counter, ``L: INC zp; LDA... INTIM; Bxx L`` (Dark Chambers counts while it waits),
+    entered as its branch is taken back to ``pc``. Runs whole iterations while each read falls before the
+    timer expires — such reads have no side effect, and nothing else happens in the loop but the counter
+    — and would take the branch again. Only the cycle counter, the instruction count, the counter and the
+    loaded value change; the last iteration (the exit, or the first read past expiry with its side
+    effect) runs in the interpreter. Returns ``k | value << 32 | load << 40 | counted << 42`` for ``k``
+    iterations run (``load``: 0 LDA, 1 LDX, 2 LDY, 3 BIT; ``counted``: the loop has the INC)."""
     if s[C_SCHEME] == S_FLAT64K:
         return 0
-    op = _rom_byte(s, rom, pc)
+    op = _loop_byte(s, rom, pc)
+    counter = -1
+    if op == 0xE6:
+        counter = _loop_byte(s, rom, pc + 1)
+        if counter < 0x80:
+            return 0  # the counter must be RIOT RAM
+        pc += 2
+        op = _loop_byte(s, rom, pc)
     if op == 0xAD:
         load = 0
     elif op == 0xAE:
@@ -347,24 +363,27 @@ def _timer_wait(s, rom, pc, cyc, budget, period, a):
         load = 3
     else:
         return 0
-    lo = _rom_byte(s, rom, pc + 1)
-    hi = _rom_byte(s, rom, pc + 2)
-    branch = _rom_byte(s, rom, pc + 3)
-    if lo < 0 or hi < 0 or _rom_byte(s, rom, pc + 4) != 0xFB:
-        return 0  # the bytes must come from ROM (no device page) and be the loop itself
+    lo = _loop_byte(s, rom, pc + 1)
+    hi = _loop_byte(s, rom, pc + 2)
+    branch = _loop_byte(s, rom, pc + 3)
+    if lo < 0 or hi < 0 or _loop_byte(s, rom, pc + 4) != (0xFB if counter < 0 else 0xF9):
+        return 0  # the bytes must come from ROM (no hotspot, no device page) and be the loop itself
     addr = lo | (hi << 8)
     if (addr & 0x1280) != 0x280 or (addr & 4) == 0:
         return 0  # not the timer ($284-$287 and mirrors)
     intim = (addr & 1) == 0  # TIMINT reads 0 until expiry
+    before = 0 if counter < 0 else 5  # the INC's cycles, charged before the load's
+    period = before + 4 + branch_cycles
+    instructions = 2 if counter < 0 else 3
     timer = s[R_TIMER]
     shift = s[R_SHIFT]
     setcyc = s[R_SETCYC]
     k = 0
     value = 0
-    while budget >= 2:
+    while budget >= instructions:
         # riot_peek's count for a read stamped at the end of the 4-cycle load; t >= 0 is its
         # side-effect-free, pre-expiry range
-        t = _to_int32(timer - ((((cyc + 3) - setcyc) & U32) >> shift) - 1)
+        t = _to_int32(timer - ((((cyc + before + 3) - setcyc) & U32) >> shift) - 1)
         if t < 0:
             break
         v = t if intim else 0
@@ -380,22 +399,25 @@ def _timer_wait(s, rom, pc, cyc, budget, period, a):
             break
         value = v
         cyc += period
-        budget -= 2
+        budget -= instructions
         k += 1
-    return k | (value << 32) | (load << 40)
+    if counter >= 0:
+        s[RAM0 + (counter & 0x7F)] = (s[RAM0 + (counter & 0x7F)] + k) & 0xFF
+    return k | (value << 32) | (load << 40) | ((0 if counter < 0 else 1) << 42)
 
 
 @jit
-def _after_timer_wait(s, rom, pc, cyc, left, period, a, x, y, nz):
-    """A taken backward branch of -5 (``_timer_wait``'s loop shape), entered with ``left`` counting this
-    branch: runs what it can and returns the registers, cycles and instructions left after it."""
-    w = _timer_wait(s, rom, pc, cyc, left - 1, period, a)
+def _after_timer_wait(s, rom, pc, cyc, left, branch_cycles, a, x, y, nz):
+    """A taken backward branch of -5 or -7 (``_timer_wait``'s loop shapes), entered with ``left`` counting
+    this branch: runs what it can and returns the registers, cycles and instructions left after it."""
+    w = _timer_wait(s, rom, pc, cyc, left - 1, branch_cycles, a)
     k = w & 0xFFFFFFFF
     if k:
-        cyc += k * period
-        left -= 2 * k
+        counted = (w >> 42) & 1
+        cyc += k * ((9 if counted else 4) + branch_cycles)
+        left -= (3 if counted else 2) * k
         v = (w >> 32) & 0xFF
-        load = w >> 40
+        load = (w >> 40) & 3
         if load == 0:
             a = v
             nz = v

@@ -80,8 +80,8 @@ def execute(s, rom, fb, number, draw):
                 extra = 2 if ((pc ^ target) & 0xFF00) else 1
                 cyc += extra
                 pc = target
-                if val == 0xFB:
-                    a, x, y, nz, cyc, left = _after_timer_wait(s, rom, pc, cyc, left, 6 + extra, a, x, y, nz)
+                if val == 0xFB or val == 0xF9:
+                    a, x, y, nz, cyc, left = _after_timer_wait(s, rom, pc, cyc, left, 2 + extra, a, x, y, nz)
         elif op == 0xA5:  # LDA zp
             cyc += 3
             addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
@@ -143,8 +143,8 @@ def execute(s, rom, fb, number, draw):
                 extra = 2 if ((pc ^ target) & 0xFF00) else 1
                 cyc += extra
                 pc = target
-                if val == 0xFB:
-                    a, x, y, nz, cyc, left = _after_timer_wait(s, rom, pc, cyc, left, 6 + extra, a, x, y, nz)
+                if val == 0xFB or val == 0xF9:
+                    a, x, y, nz, cyc, left = _after_timer_wait(s, rom, pc, cyc, left, 2 + extra, a, x, y, nz)
         elif op == 0x88:  # DEY imp
             cyc += 2
             y = (y - 1) & 0xFF
@@ -279,8 +279,8 @@ def execute(s, rom, fb, number, draw):
                 extra = 2 if ((pc ^ target) & 0xFF00) else 1
                 cyc += extra
                 pc = target
-                if val == 0xFB:
-                    a, x, y, nz, cyc, left = _after_timer_wait(s, rom, pc, cyc, left, 6 + extra, a, x, y, nz)
+                if val == 0xFB or val == 0xF9:
+                    a, x, y, nz, cyc, left = _after_timer_wait(s, rom, pc, cyc, left, 2 + extra, a, x, y, nz)
         elif op == 0xA8:  # TAY imp
             cyc += 2
             y = a

@@ -21,7 +21,7 @@ TARGET = Path(__file__).resolve().parent / "cpu_exec.py"
 _BRANCH = {"BNE": "(nz & 0xFF) != 0", "BEQ": "(nz & 0xFF) == 0", "BPL": "(nz & 0x180) == 0",
            "BMI": "(nz & 0x180) != 0", "BCC": "c == 0", "BCS": "c != 0", "BVC": "s[FV] == 0",
            "BVS": "s[FV] != 0"}
-_TIMER_WAIT_BRANCHES = ("BNE", "BPL", "BMI")  # the ones ``_timer_wait`` recognises
+_TIMER_WAIT_BRANCHES = ("BNE", "BPL", "BMI")  # the ones ``_timer_wait`` recognises (back by 5 or 7 bytes)
 
 # The cases' order. LLVM turns the chain of ``op ==`` tests into switches of at most 64 cases each, tried
 # one after another: the first 64 cases cost one indirect jump, the next 64 a compare more, and so on.
@@ -171,8 +171,8 @@ def _operation(name: str, op: int, mode: int) -> list[str]:
         out = [f"if {_BRANCH[name]}:", "    target = (pc + _signed(val)) & 0xFFFF",
                "    extra = 2 if ((pc ^ target) & 0xFF00) else 1", "    cyc += extra", "    pc = target"]
         if name in _TIMER_WAIT_BRANCHES:
-            out += ["    if val == 0xFB:",
-                    f"        a, x, y, nz, cyc, left = _after_timer_wait(s, rom, pc, cyc, left, {4 + cycles} + extra,"
+            out += ["    if val == 0xFB or val == 0xF9:",
+                    f"        a, x, y, nz, cyc, left = _after_timer_wait(s, rom, pc, cyc, left, {cycles} + extra,"
                     " a, x, y, nz)"]
         return out
     if name == "JSR":

@@ -185,6 +185,41 @@ def test_timer_wait_loop_cut_by_the_instruction_limit(tmp_path):
     assert env.ram()[0x11] >= 2  # the long wait ended at least twice
 
 
+def test_counting_timer_wait_loops_exit_on_the_exact_cycle(tmp_path):
+    # "L: INC zp; load INTIM/TIMINT; branch L" (Dark Chambers counts while it waits) is fast-forwarded
+    # too: the loop must end on the same cycle, with the same registers, flags and count as ALE's — also
+    # when a frame's 25 000 instructions end inside it, and when its branch goes back across a page.
+    # (a 12-cycle iteration can step over a count of 0 that lasts fewer cycles: waits for 0 use TIM64T)
+    loops = [("ldaabs", INTIM, "bne", TIM64T, 20), ("ldxabs", INTIM, "bne", TIM64T, 3),
+             ("bitabs", TIMINT, "bpl", TIM8T, 30), ("ldaabs", INTIM, "bmi", TIM8T, 200),
+             ("ldyabs", INTIM, "bpl", TIM1T, 150)]
+    a = prologue(Asm()).op("jmp", "frame")
+    while a.pc < 0xF0FB:  # the first loop's branch (at $F100) jumps back across a page
+        a.op("nop")
+    a.label("cross").op("inczp", 0xC0).op("ldaabs", INTIM).op("bne", "cross").op("jmp", "after_cross")
+    a.label("frame").frame_start().lines(40, "top")
+    a.op("lda#", 3).op("staabs", TIM64T).op("jmp", "cross").label("after_cross")
+    a.op("lda#", 0x1E).op("stazp", COLUBK)
+    ram = 0x90
+    for n, (load, reg, branch, rate, count) in enumerate(loops):
+        a.op("lda#", 0x55).op("ldx#", 0x11).op("ldy#", 0x22)
+        a.op("lda#", count).op("staabs", rate)
+        a.op("lda#", 0x55 if load == "bitabs" else count)
+        a.label(f"wait{n}").op("inczp", 0xC1 + n).op(load, reg).op(branch, f"wait{n}")
+        a.op("php").op("stazp", ram).op("stxzp", ram + 1).op("styzp", ram + 2).op("pla").op("stazp", ram + 3)
+        a.op("ldaabs", INTIM).op("stazp", ram + 4)
+        a.op("lda#", 0x20 + 0x10 * n).op("stazp", COLUBK)
+        ram += 5
+    a.lines(150, "bottom")
+    a.op("lda#", 0xFF).op("staabs", T1024T).label("long").op("inczp", 0xC8).op("ldxabs", INTIM).op("bne", "long")
+    a.op("inczp", 0xCA).op("lda#", 0x30).op("stazp", COLUBK).lines(100, "tail").op("jmp", "frame")
+    env = run_both(tmp_path, a.rom(), frames=14)
+    r = env.ram()[0x10:0x10 + 5 * len(loops)].reshape(-1, 5)  # per loop: A, X, Y, P, INTIM after it
+    assert r[0, 0] == 0 and r[0, 3] & 0x02 and not r[3, 0] & 0x80  # BNE: A = 0, Z set; BMI: left on N clear
+    assert all(env.ram()[0x40:0x46])  # every short loop counted
+    assert env.ram()[0x4A] >= 2  # the long wait, cut by the instruction limit, ended at least twice
+
+
 def test_swchb_idle_value_with_difficulty_b(tmp_path):
     a = prologue(Asm()).label("frame").frame_start()
     a.op("ldaabs", SWCHB).op("stazp", 0x90).lines(200, "l").op("jmp", "frame")
