@@ -17,9 +17,10 @@ from .layout import (
     EV_J_UP, EV_J_DOWN, EV_J_LEFT, EV_J_RIGHT, EV_J_FIRE, EV_P_FIRE, EV_P_RES, EV_RESET, EV_SELECT,
     EV_DIFF_A, EV_DIFF_B, E_FRAME, E_EPFRAME, E_MODE, E_DIFF, E_PADDLE, E_PADDLE_MIN, E_PADDLE_MAX,
     E_LAST_ACT, E_LAST_DELTA, E_FRAMESKIP, E_STICKY_THRESH, E_USE_PADDLES, E_PAL, E_GAME, E_MAXFRAMES,
-    E_TRUNC_LIFE, E_MAXLIVES, NODRAW, T_FRAMES, T_LASTUPD, T_PARTIAL, T_STOPDISP,
+    E_TRUNC_LIFE, E_MAXLIVES, NODRAW, T_FBCUR, T_FRAMES, T_LASTUPD, T_PARTIAL, T_STOPDISP,
 )
 from .machine import latch_inputs, run_frame, system_reset
+from .observe import lut_into, rgb_into
 from .rng import mt_next
 
 PADDLE_DELTA = 23000
@@ -241,6 +242,26 @@ def act_observed(s, rom, fb, erng, action, delta, snap, rsnap, draw_all):
         _copy(erng, rsnap)
         return act(s, rom, fb, erng, action, PLAYER_B_NOOP, delta, 0, DRAW_ALL), ran == skip
     return r, False
+
+
+@jit
+def gym_step(s, rom, fb, erng, action, delta, snap, rsnap, draw_all, frames, pixels, rgb, palette, grey, out):
+    """A whole Gymnasium step in one compiled call (each call from Python costs about a microsecond, and a
+    frame-skip-1 wrapper makes one step per frame): ``frames`` frames of ``action`` as an observer sees
+    them (``act_observed``; the environment's own frame skip is put back after), then the observation —
+    the first ``pixels`` palette indices of the frame buffer shown, through ``palette`` into RGB when
+    ``rgb`` else through ``grey`` — written into ``out`` (flat). Returns (reward, draw_all, terminated,
+    truncated, lives)."""
+    old = s[E_FRAMESKIP]
+    s[E_FRAMESKIP] = frames
+    r, d = act_observed(s, rom, fb, erng, action, delta, snap, rsnap, draw_all)
+    s[E_FRAMESKIP] = old
+    src = fb[s[T_FBCUR], :pixels]
+    if rgb:
+        rgb_into(src, palette, out)
+    else:
+        lut_into(src, grey, out)
+    return r, d, s[G_TERMINAL] != 0, is_truncated(s), lives(s)
 
 
 @jit

@@ -20,11 +20,11 @@ import numpy as np
 from gymnasium import error, spaces
 from gymnasium.utils import EzPickle, seeding
 
-from . import observe, sound
-from .env import Env
+from . import ale_core, observe, sound
+from .env import _DELTA_FULL, Env
 from .games.base import ACTION_MEANINGS
-from .layout import (AUD_LOG_MAX, AUD_LOG_OFFSET, AUD_N, AUD_ON, CYC, E_FRAMESKIP, T_AUDC0, T_AUDC1, T_AUDF0,
-                     T_AUDF1, T_AUDV0, T_AUDV1)
+from .layout import (AUD_LOG_MAX, AUD_LOG_OFFSET, AUD_N, AUD_ON, CYC, E_EPFRAME, E_FRAME, E_FRAMESKIP, T_AUDC0,
+                     T_AUDC1, T_AUDF0, T_AUDF1, T_AUDV0, T_AUDV1, T_FBCUR)
 from .palettes import NTSC_GRAY, PAL_GRAY
 from .registration import LEGACY_GAMES, NAMESPACE, game_name, register  # noqa: F401
 
@@ -349,6 +349,8 @@ class ArcadeLabEnv(gymnasium.Env, EzPickle):
             frameskip = self._frameskip
         else:
             frameskip = int(self.np_random.integers(*self._frameskip))
+        if self._sound is None and not self.continuous and self._obs_type != "ram":
+            return self._image_step(self._action_ids[int(action)], frameskip)
         if self.continuous:
             action = np.asarray(action, dtype=np.float32)
             x, y = action[0] * np.cos(action[1]), action[0] * np.sin(action[1])
@@ -370,6 +372,23 @@ class ArcadeLabEnv(gymnasium.Env, EzPickle):
         terminated = self.env.game_over(with_truncation=False)
         truncated = self.env.game_truncated()
         return self._get_obs(), reward, terminated, truncated, self._get_info()
+
+    def _image_step(self, a: int, frames: int):
+        """``step`` for discrete actions and image observations, without sound: the frames, the observation
+        and what the step reports in one compiled call (``ale_core.gym_step``)."""
+        env = self.env
+        if self._screens_of is not env:
+            self._bind_screens()
+        c = env.console
+        s = c.s
+        rgb = self._obs_type == "rgb"
+        out = np.empty(self._shapes[rgb], np.uint8)
+        r, env._draw_all, terminated, truncated, lives = ale_core.gym_step(
+            s, c.rom, c.fb, env.rng, a, _DELTA_FULL, env._snap_scratch, env._rng_scratch, env._draw_all, frames,
+            self._screens[0].shape[0], rgb, self._palette, self._gray_lut, out.reshape(-1))
+        env._screen_buffer = int(s[T_FBCUR])
+        return out, float(r), terminated, truncated, {
+            "lives": lives, "episode_frame_number": int(s[E_EPFRAME]), "frame_number": int(s[E_FRAME])}
 
     def _act(self, a: int, frames: int, strength: float) -> int:
         """``Env.act_frames`` without its checks (ours are done): a step's frames with the environment's

@@ -290,3 +290,32 @@ def test_observations_and_ale_screens_match_the_machine(obs_type):
     frame = ale.getFrameNumber()
     ale.act(0)  # a step's frame skip does not leak into ALE-style calls: one act is one frame
     assert ale.getFrameNumber() == frame + 1
+
+
+@pytest.mark.parametrize("game, kwargs", [
+    ("Breakout", {}),
+    ("Pong", {"obs_type": "grayscale", "frameskip": 1, "max_num_frames_per_episode": 400}),
+    ("Seaquest", {"frameskip": (2, 5), "full_action_space": True, "repeat_action_probability": 0.0}),
+])
+def test_steps_equal_ale_pys(game, kwargs):
+    """What ``step`` returns — observation, reward, terminated, truncated and info — equals ale-py's
+    AtariEnv on the same seed and actions, through an episode's end (truncation by the frame cap)."""
+    ale_py = pytest.importorskip("ale_py")
+    gym.register_envs(ale_py)
+    ours, theirs = gym.make(f"ArcadeLab/{game}-v5", **kwargs), gym.make(f"ALE/{game}-v5", **kwargs)
+    o1, _ = ours.reset(seed=7)
+    o2, _ = theirs.reset(seed=7)
+    assert np.array_equal(o1, o2)
+    actions = np.random.default_rng(7).integers(0, ours.action_space.n, 600)
+    ends = 0
+    for a in actions:
+        mine, ref = ours.step(int(a)), theirs.step(int(a))
+        assert np.array_equal(mine[0], ref[0]) and mine[0].dtype == ref[0].dtype
+        assert mine[1:4] == ref[1:4] and type(mine[1]) is type(ref[1])
+        assert {k: mine[4][k] for k in ref[4]} == ref[4]
+        if mine[2] or mine[3]:
+            ends += 1
+            o1, _ = ours.reset()
+            o2, _ = theirs.reset()
+            assert np.array_equal(o1, o2)
+    assert ends or kwargs.get("max_num_frames_per_episode") is None
