@@ -1,6 +1,6 @@
 """The cartridge's page map (which 64-byte pages of $1000-$1FFF the CPU loop reads straight from ROM, and
-where) and the loop's opcode fetch against a slow reference, along random sequences of cartridge reads and writes — hotspots that
-switch, hotspots that select what is already mapped, and ordinary addresses."""
+where) and the loop's opcode fetch against a slow reference, along random sequences of cartridge reads
+and writes — hotspots that switch, hotspots that select what is already mapped, and ordinary addresses."""
 from __future__ import annotations
 
 import numpy as np
