@@ -743,8 +743,14 @@ def _render(s, buf, ob, fp, count, hpos, draw):
             if a >= fp:
                 v = _fast_value(s, en, sel, hpos + (a - fp))
                 if v >= 0:
-                    for j in range(end, a + 4):
-                        buf[j] = v
+                    # one to three bytes, stored one by one: as a loop LLVM vectorizes it and loads the
+                    # vector's constants on every drawing device call
+                    ue = np.uint64(end)
+                    buf[ue] = v
+                    if (end & 3) <= 2:
+                        buf[ue + np.uint64(1)] = v
+                    if (end & 3) == 1:
+                        buf[ue + np.uint64(2)] = v
 
 
 @jit
