@@ -28,7 +28,7 @@ from .tia_tables import (
     P0_BIT, M0_BIT, P1_BIT, M1_BIT, BL_BIT, PF_BIT, SCORE_BIT, PRIORITY_BIT,
     PLAYER_MASK, MISSILE_MASK, BALL_MASK, PF_MASK, PF_BLOCK_MASK, PRIORITY, COLLISION, MOTION, REFLECT,
     HMOVE_BLANK_CYCLE, POKE_DELAY, PF_DELAY, COSMIC_ARK_STEP, COPY_OFFSETS, PLAYER_PIXELS, PF_COVER,
-    PLAYER_HULL, MISSILE_HULL, BALL_HULL,
+    PLAYER_RUNS, BAR_RUNS, BYTE_SPANS, PLAYER_HULL, MISSILE_HULL, BALL_HULL,
 )
 from .tia_regs import (
     VSYNC, VBLANK, WSYNC, RSYNC, NUSIZ0, NUSIZ1, COLUP0, COLUP1, COLUPF, COLUBK, CTRLPF, REFP0, REFP1,
@@ -201,68 +201,70 @@ def _overlap(c, w, x0, x1):
     return a0, a1, x0, b1
 
 
+@jit(forceinline=True)
+def _or_word(ob64, k, c, w, a, b):
+    """OR into word ``k`` of ``ob64`` (pixels 8k..8k+7) the part of run ``w`` (pixel c + i in byte i) that
+    lies in [a, b)."""
+    base = 8 * k
+    lo = a - base if a > base else 0
+    hi = b - base if b < base + 8 else 8
+    d = base - c
+    part = w >> np.uint64(8 * d) if d >= 0 else w << np.uint64(-8 * d)
+    ob64[k] |= part & BYTE_SPANS[lo, hi]
+
+
+@jit(forceinline=True)
+def _mark_run(ob64, x0, x1, c, w, lo, hi):
+    """Mark the eight pixels from ``c`` (0..159, wrapping past 159) whose bytes are set in ``w`` (1 << object
+    bit per shown pixel), over [x0, x1) only: a word or two of ``ob`` rather than a byte per pixel. Returns the
+    marked hull widened by the pixels the run spans there."""
+    a = c if c > x0 else x0
+    b = c + 8 if c + 8 < x1 else x1
+    if b > a:
+        _or_word(ob64, a >> 3, c, w, a, b)
+        if ((b - 1) >> 3) != (a >> 3):
+            _or_word(ob64, (b - 1) >> 3, c, w, a, b)
+        lo = a if a < lo else lo
+        hi = b if b > hi else hi
+    if c + 8 > 160:      # the wrapped pixels, from pixel 0 on
+        b = c + 8 - 160 if c + 8 - 160 < x1 else x1
+        if b > x0:
+            _or_word(ob64, 0, c - 160, w, x0, b)
+            lo = x0 if x0 < lo else lo
+            hi = b if b > hi else hi
+    return lo, hi
+
+
 @jit
-def _mark_player(ob, x0, x1, pos, mode, skip, grp, bit, lo, hi):
+def _mark_player(ob64, x0, x1, pos, mode, skip, grp, bit, lo, hi):
     """OR ``bit`` into ob[x] where the player's graphics cover pixel x of the segment."""
     if mode == 5 or mode == 7:
         if skip:
             return lo, hi
         shift = 1 if mode == 5 else 2
-        c = (pos + 1) % 160
-        a0, a1, b0, b1 = _overlap(c, 8 << shift, x0, x1)
-        for x in range(a0, a1):
-            if grp & (0x80 >> ((x - c) >> shift)):
-                ob[x] |= bit
-        for x in range(b0, b1):
-            if grp & (0x80 >> ((x + 160 - c) >> shift)):
-                ob[x] |= bit
-        if a1 > a0:
-            lo = a0 if a0 < lo else lo
-            hi = a1 if a1 > hi else hi
-        if b1 > b0:
-            lo = b0 if b0 < lo else lo
-            hi = b1 if b1 > hi else hi
+        c = _wrap160(pos + 1)
+        for j in range(1 << shift):
+            lo, hi = _mark_run(ob64, x0, x1, _wrap160(c + 8 * j), PLAYER_RUNS[shift, grp, j] * np.uint64(bit),
+                               lo, hi)
         return lo, hi
+    w = PLAYER_RUNS[0, grp, 0] * np.uint64(bit)
     for k in range(3):
         off = COPY_OFFSETS[mode, k]
         if off < 0 or (k == 0 and skip):
             continue
-        c = (pos + off) % 160
-        a0, a1, b0, b1 = _overlap(c, 8, x0, x1)
-        for x in range(a0, a1):
-            if grp & (0x80 >> (x - c)):
-                ob[x] |= bit
-        for x in range(b0, b1):
-            if grp & (0x80 >> (x + 160 - c)):
-                ob[x] |= bit
-        if a1 > a0:
-            lo = a0 if a0 < lo else lo
-            hi = a1 if a1 > hi else hi
-        if b1 > b0:
-            lo = b0 if b0 < lo else lo
-            hi = b1 if b1 > hi else hi
+        lo, hi = _mark_run(ob64, x0, x1, _wrap160(pos + off), w, lo, hi)
     return lo, hi
 
 
 @jit
-def _mark_bar(ob, x0, x1, pos, number, width, bit, lo, hi):
+def _mark_bar(ob64, x0, x1, pos, number, width, bit, lo, hi):
     """Missiles (copies by NUSIZ number) and the ball (number 0): solid bars ``width`` pixels wide."""
+    w = BAR_RUNS[width] * np.uint64(bit)
     for k in range(3):
         off = COPY_OFFSETS[number, k]
         if off < 0:
             continue
-        c = (pos + off) % 160
-        a0, a1, b0, b1 = _overlap(c, width, x0, x1)
-        for x in range(a0, a1):
-            ob[x] |= bit
-        for x in range(b0, b1):
-            ob[x] |= bit
-        if a1 > a0:
-            lo = a0 if a0 < lo else lo
-            hi = a1 if a1 > hi else hi
-        if b1 > b0:
-            lo = b0 if b0 < lo else lo
-            hi = b1 if b1 > hi else hi
+        lo, hi = _mark_run(ob64, x0, x1, _wrap160(pos + off), w, lo, hi)
     return lo, hi
 
 
@@ -686,16 +688,17 @@ def _render(s, buf, ob, fp, count, hpos, draw):
     x1 = hpos + count
     lo = 160
     hi = 0
+    ob64 = ob.view(np.uint64)
     if en & P0_BIT:
-        lo, hi = _mark_player(ob, x0, x1, s[T_P0M_POS], s[T_P0M_MODE], s[T_P0M_SKIP], s[T_CURGRP0], P0_BIT, lo, hi)
+        lo, hi = _mark_player(ob64, x0, x1, s[T_P0M_POS], s[T_P0M_MODE], s[T_P0M_SKIP], s[T_CURGRP0], P0_BIT, lo, hi)
     if en & P1_BIT:
-        lo, hi = _mark_player(ob, x0, x1, s[T_P1M_POS], s[T_P1M_MODE], s[T_P1M_SKIP], s[T_CURGRP1], P1_BIT, lo, hi)
+        lo, hi = _mark_player(ob64, x0, x1, s[T_P1M_POS], s[T_P1M_MODE], s[T_P1M_SKIP], s[T_CURGRP1], P1_BIT, lo, hi)
     if (en & M0_BIT) and s[T_M0M_OFF] == 0:
-        lo, hi = _mark_bar(ob, x0, x1, s[T_M0M_POS], s[T_M0M_NUM], 1 << s[T_M0M_SIZE], M0_BIT, lo, hi)
+        lo, hi = _mark_bar(ob64, x0, x1, s[T_M0M_POS], s[T_M0M_NUM], 1 << s[T_M0M_SIZE], M0_BIT, lo, hi)
     if en & M1_BIT:
-        lo, hi = _mark_bar(ob, x0, x1, s[T_M1M_POS], s[T_M1M_NUM], 1 << s[T_M1M_SIZE], M1_BIT, lo, hi)
+        lo, hi = _mark_bar(ob64, x0, x1, s[T_M1M_POS], s[T_M1M_NUM], 1 << s[T_M1M_SIZE], M1_BIT, lo, hi)
     if en & BL_BIT:
-        lo, hi = _mark_bar(ob, x0, x1, s[T_BLM_POS], 0, 1 << s[T_BLM_SIZE], BL_BIT, lo, hi)
+        lo, hi = _mark_bar(ob64, x0, x1, s[T_BLM_POS], 0, 1 << s[T_BLM_SIZE], BL_BIT, lo, hi)
     sel = en | s[T_PPS]
     pps = s[T_PPS]
     if sel == (PF_BIT | SCORE_BIT | PRIORITY_BIT):
@@ -719,7 +722,6 @@ def _render(s, buf, ob, fp, count, hpos, draw):
     # 8-aligned and zero outside the marks, so a skip may safely run past ``hi``).
     # (Indices unsigned: no negative-index fix-ups. The colour is read from the register PRIORITY names,
     # COLUBK + 0..3 in ALE's order, rather than chosen by branches a mixed span mispredicts.)
-    ob64 = ob.view(np.uint64)
     x = lo
     at = np.uint64(fp - x0)
     while x < hi:

@@ -211,7 +211,32 @@ def _playfield_cover() -> np.ndarray:
     return t.view(np.int64)
 
 
+def _player_runs() -> np.ndarray:
+    """[shift][graphics][j] -> pixels 8j..8j+7 of a player copy, one byte per pixel (1 where shown, the
+    copy's first pixel in the lowest byte): ``ob``-style marks written a word at a time."""
+    t = np.zeros((3, 256, 4), dtype=np.uint64)
+    for shift in range(3):
+        for g in range(256):
+            for i in range(8 << shift):
+                if g & (0x80 >> (i >> shift)):
+                    t[shift, g, i >> 3] |= np.uint64(1) << np.uint64(8 * (i & 7))
+    return t
+
+
+def _byte_spans() -> np.ndarray:
+    """[a][b] -> a 64-bit word with bytes a..b-1 set to 0xFF (0 <= a <= b <= 8)."""
+    t = np.zeros((9, 9), dtype=np.uint64)
+    for a in range(9):
+        for b in range(a, 9):
+            for i in range(a, b):
+                t[a, b] |= np.uint64(0xFF) << np.uint64(8 * i)
+    return t
+
+
 PLAYER_PIXELS = _player_pixels()
+PLAYER_RUNS = _player_runs()
+BAR_RUNS = np.array([_byte_spans()[0, w] & np.uint64(0x0101010101010101) for w in range(9)], dtype=np.uint64)
+BYTE_SPANS = _byte_spans()
 PF_COVER = _playfield_cover()
 
 
