@@ -26,7 +26,7 @@ from .layout import (
 )
 from .tia_tables import (
     P0_BIT, M0_BIT, P1_BIT, M1_BIT, BL_BIT, PF_BIT, SCORE_BIT, PRIORITY_BIT,
-    PLAYER_MASK, MISSILE_MASK, BALL_MASK, PF_MASK, PF_BLOCK_MASK, PRIORITY, COLLISION, MOTION, REFLECT,
+    PLAYER_REACH4, MISSILE_REACH4, BALL_REACH4, PF_MASK, PF_BLOCK_MASK, PRIORITY, COLLISION, MOTION, REFLECT,
     HMOVE_BLANK_CYCLE, POKE_DELAY, PF_DELAY, COSMIC_ARK_STEP, COPY_OFFSETS, PLAYER_PIXELS, PF_COVER,
     PLAYER_RUNS, BAR_RUNS, BYTE_SPANS, PLAYER_HULL, MISSILE_HULL, BALL_HULL,
 )
@@ -149,19 +149,18 @@ def _wrap160(d):
 
 @jit
 def _block_clear(s, objs, x):
-    """True when none of the objects in ``objs`` covers a pixel of [x, x + 4)."""
-    for xx in range(x, x + 4):
-        if (objs & P0_BIT) and PLAYER_MASK[s[T_P0M_SKIP], s[T_P0M_MODE], _wrap160(xx - s[T_P0M_POS])]:
-            return False
-        if (objs & P1_BIT) and PLAYER_MASK[s[T_P1M_SKIP], s[T_P1M_MODE], _wrap160(xx - s[T_P1M_POS])]:
-            return False
-        if ((objs & M0_BIT) and s[T_M0M_OFF] == 0
-                and MISSILE_MASK[s[T_M0M_NUM], s[T_M0M_SIZE], _wrap160(xx - s[T_M0M_POS])]):
-            return False
-        if (objs & M1_BIT) and MISSILE_MASK[s[T_M1M_NUM], s[T_M1M_SIZE], _wrap160(xx - s[T_M1M_POS])]:
-            return False
-        if (objs & BL_BIT) and BALL_MASK[s[T_BLM_SIZE], _wrap160(xx - s[T_BLM_POS])]:
-            return False
+    """True when none of the objects in ``objs`` covers a pixel of [x, x + 4): one table lookup per object."""
+    if (objs & P0_BIT) and PLAYER_REACH4[s[T_P0M_SKIP], s[T_P0M_MODE], _wrap160(x - s[T_P0M_POS])]:
+        return False
+    if (objs & P1_BIT) and PLAYER_REACH4[s[T_P1M_SKIP], s[T_P1M_MODE], _wrap160(x - s[T_P1M_POS])]:
+        return False
+    if ((objs & M0_BIT) and s[T_M0M_OFF] == 0
+            and MISSILE_REACH4[s[T_M0M_NUM], s[T_M0M_SIZE], _wrap160(x - s[T_M0M_POS])]):
+        return False
+    if (objs & M1_BIT) and MISSILE_REACH4[s[T_M1M_NUM], s[T_M1M_SIZE], _wrap160(x - s[T_M1M_POS])]:
+        return False
+    if (objs & BL_BIT) and BALL_REACH4[s[T_BLM_SIZE], _wrap160(x - s[T_BLM_POS])]:
+        return False
     return True
 
 

@@ -168,6 +168,20 @@ for _m, _offs in _COPIES.items():
 PLAYER_MASK = _player_masks()
 MISSILE_MASK = _missile_masks()
 BALL_MASK = _ball_masks()
+
+
+def _reach4(masks: np.ndarray) -> np.ndarray:
+    """[..., dx] -> 1 where the mask covers any of pixels dx..dx+3 (mod 160): ALE's four-pixel test, one lookup."""
+    cover = masks != 0
+    out = cover.copy()
+    for i in range(1, 4):
+        out |= np.roll(cover, -i, axis=-1)
+    return out.astype(np.uint8)
+
+
+PLAYER_REACH4 = _reach4(PLAYER_MASK)
+MISSILE_REACH4 = _reach4(MISSILE_MASK)
+BALL_REACH4 = _reach4(BALL_MASK)
 PF_MASK = _playfield_masks()
 PF_BLOCK_MASK = np.ascontiguousarray(PF_MASK[:, ::4])  # [reflect][block of 4 pixels]: one PF bit each
 PRIORITY = _priority_table()

@@ -447,7 +447,8 @@ def test_player_marks_equal_a_pixel_by_pixel_reference():
     rng = np.random.default_rng(1)
     fb = np.zeros((3, 8 * 64), np.uint8)
     for trial in range(4000):
-        pos, mode, skip, grp = int(rng.integers(160)), int(rng.integers(8)), int(rng.integers(2)), int(rng.integers(256))
+        pos, mode, skip, grp = (int(v) for v in (rng.integers(160), rng.integers(8), rng.integers(2),
+                                                 rng.integers(256)))
         if trial % 5 == 0:
             pos = int(rng.integers(120, 160))  # copies that wrap past pixel 159
         x0 = int(rng.integers(160))
@@ -908,3 +909,36 @@ def test_span_fills_and_playfield_equal_a_pixel_by_pixel_reference():
             for x in range(x0, x1):
                 want[line + x] = (pfl if x < 80 else pfr) if pf & PF_MASK[refl, x] else bk
         assert np.array_equal(buf, want), (trial, x0, x1)
+
+
+def test_four_pixel_block_test_equals_the_masks_read_pixel_by_pixel():
+    """ALE's four-pixel fast path paints a block only when no shown object's mask covers any of its pixels:
+    the one-lookup-per-object test agrees with the player, missile and ball masks read pixel by pixel."""
+    from arcade_lab.engine import tia
+    from arcade_lab.engine.layout import (
+        N_STATE, T_BLM_POS, T_BLM_SIZE, T_M0M_NUM, T_M0M_OFF, T_M0M_POS, T_M0M_SIZE, T_M1M_NUM, T_M1M_POS,
+        T_M1M_SIZE, T_P0M_MODE, T_P0M_POS, T_P0M_SKIP, T_P1M_MODE, T_P1M_POS, T_P1M_SKIP,
+    )
+    from arcade_lab.engine.tia_tables import (
+        BALL_MASK, BL_BIT, M0_BIT, M1_BIT, MISSILE_MASK, P0_BIT, P1_BIT, PLAYER_MASK,
+    )
+
+    rng = np.random.default_rng(2)
+    s = np.zeros(N_STATE, np.int64)
+    for _ in range(20000):
+        s[[T_P0M_POS, T_P1M_POS, T_M0M_POS, T_M1M_POS, T_BLM_POS]] = rng.integers(160, size=5)
+        s[T_P0M_SKIP], s[T_P1M_SKIP] = rng.integers(2, size=2)
+        s[T_P0M_MODE], s[T_P1M_MODE], s[T_M0M_NUM], s[T_M1M_NUM] = rng.integers(8, size=4)
+        s[T_M0M_SIZE], s[T_M1M_SIZE], s[T_BLM_SIZE] = rng.integers(4, size=3)
+        s[T_M0M_OFF] = rng.integers(2)
+        objs = int(rng.integers(32))
+        x = int(rng.integers(157))
+        covered = False
+        for xx in range(x, x + 4):
+            covered |= bool(objs & P0_BIT and PLAYER_MASK[s[T_P0M_SKIP], s[T_P0M_MODE], (xx - s[T_P0M_POS]) % 160])
+            covered |= bool(objs & P1_BIT and PLAYER_MASK[s[T_P1M_SKIP], s[T_P1M_MODE], (xx - s[T_P1M_POS]) % 160])
+            covered |= bool(objs & M0_BIT and s[T_M0M_OFF] == 0
+                            and MISSILE_MASK[s[T_M0M_NUM], s[T_M0M_SIZE], (xx - s[T_M0M_POS]) % 160])
+            covered |= bool(objs & M1_BIT and MISSILE_MASK[s[T_M1M_NUM], s[T_M1M_SIZE], (xx - s[T_M1M_POS]) % 160])
+            covered |= bool(objs & BL_BIT and BALL_MASK[s[T_BLM_SIZE], (xx - s[T_BLM_POS]) % 160])
+        assert tia._block_clear(s, objs, x) == (not covered), (objs, x, s[T_P0M_POS])
