@@ -190,17 +190,6 @@ def _fast_value(s, en, sel, x):
 
 
 @jit(forceinline=True)
-def _overlap(c, w, x0, x1):
-    """[c, c+w) taken mod 160, intersected with [x0, x1): up to two ranges (the second one wrapped)."""
-    a0 = c if c > x0 else x0
-    a1 = c + w if c + w < x1 else x1
-    b1 = 0
-    if c + w > 160:
-        b1 = c + w - 160 if c + w - 160 < x1 else x1
-    return a0, a1, x0, b1
-
-
-@jit(forceinline=True)
 def _or_word(ob64, k, c, w, a, b):
     """OR into word ``k`` of ``ob64`` (pixels 8k..8k+7) the part of run ``w`` (pixel c + i in byte i) that
     lies in [a, b)."""

@@ -225,15 +225,13 @@ def _playfield_cover() -> np.ndarray:
     return t.view(np.int64)
 
 
-def _player_runs() -> np.ndarray:
-    """[shift][graphics][j] -> pixels 8j..8j+7 of a player copy, one byte per pixel (1 where shown, the
-    copy's first pixel in the lowest byte): ``ob``-style marks written a word at a time."""
+def _player_runs(pixels: np.ndarray) -> np.ndarray:
+    """[shift][graphics][j] -> pixels 8j..8j+7 of a player copy (``PLAYER_PIXELS``' bits), one byte per pixel
+    (1 where shown, the copy's first pixel in the lowest byte): ``ob``-style marks written a word at a time."""
+    bits = pixels.view(np.uint64)
     t = np.zeros((3, 256, 4), dtype=np.uint64)
-    for shift in range(3):
-        for g in range(256):
-            for i in range(8 << shift):
-                if g & (0x80 >> (i >> shift)):
-                    t[shift, g, i >> 3] |= np.uint64(1) << np.uint64(8 * (i & 7))
+    for i in range(32):
+        t[:, :, i >> 3] |= ((bits >> np.uint64(i)) & np.uint64(1)) << np.uint64(8 * (i & 7))
     return t
 
 
@@ -248,9 +246,9 @@ def _byte_spans() -> np.ndarray:
 
 
 PLAYER_PIXELS = _player_pixels()
-PLAYER_RUNS = _player_runs()
-BAR_RUNS = np.array([_byte_spans()[0, w] & np.uint64(0x0101010101010101) for w in range(9)], dtype=np.uint64)
+PLAYER_RUNS = _player_runs(PLAYER_PIXELS)
 BYTE_SPANS = _byte_spans()
+BAR_RUNS = BYTE_SPANS[0] & np.uint64(0x0101010101010101)  # [width] -> a bar's first ``width`` pixels marked
 PF_COVER = _playfield_cover()
 
 
