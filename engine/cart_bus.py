@@ -79,7 +79,7 @@ def _hotspot(s, scheme, a):
         update_map(s)
 
 
-@jit
+@jit(forceinline=True)
 def _dpc_clock_rng(s):
     r = s[D_RNG]
     bit = _DPC_RNG_INPUT[((r >> 3) & 0x07) | (0x08 if r & 0x80 else 0)]
@@ -116,7 +116,7 @@ def _dpc_update_music(s):
             s[D_COUNTERS + x] = (s[D_COUNTERS + x] & 0x0700) | low
 
 
-@jit
+@jit(forceinline=True)
 def _dpc_peek(s, rom, a):
     _dpc_clock_rng(s)
     if a < 0x40:
@@ -192,7 +192,7 @@ def superchip_read(s, a):
     return -1
 
 
-@jit
+@jit(forceinline=True)
 def cart_peek(s, rom, addr):
     """A read in $1000-$1FFF (mirrors included); ``addr`` is the full CPU address (FE needs A13)."""
     scheme = s[C_SCHEME]
