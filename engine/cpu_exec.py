@@ -54,6 +54,32 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
+        elif op == 0xD0:  # BNE rel
+            cyc += 2
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if (nz & 0xFF) != 0:
+                target = (pc + _signed(val)) & 0xFFFF
+                extra = 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += extra
+                pc = target
+                if val == 0xFB or val == 0xF9:
+                    a, x, y, nz, cyc, left = _after_timer_wait(s, rom, pc, cyc, left, 2 + extra, a, x, y, nz)
+        elif op == 0xAD:  # LDA abs
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            nz = a
         elif op == 0xB1:  # LDA (zp),Y
             cyc += 5
             p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
@@ -70,6 +96,15 @@ def execute(s, rom, fb, number, draw):
             bus = val
             a = val
             nz = a
+        elif op == 0xA5:  # LDA zp
+            cyc += 3
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            nz = a
         elif op == 0x10:  # BPL rel
             cyc += 2
             val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
@@ -82,15 +117,6 @@ def execute(s, rom, fb, number, draw):
                 pc = target
                 if val == 0xFB or val == 0xF9:
                     a, x, y, nz, cyc, left = _after_timer_wait(s, rom, pc, cyc, left, 2 + extra, a, x, y, nz)
-        elif op == 0xA5:  # LDA zp
-            cyc += 3
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            a = val
-            nz = a
         elif op == 0xA9:  # LDA imm
             cyc += 2
             val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
@@ -98,26 +124,16 @@ def execute(s, rom, fb, number, draw):
             bus = val
             a = val
             nz = a
-        elif op == 0xCA:  # DEX imp
+        elif op == 0x88:  # DEY imp
             cyc += 2
-            x = (x - 1) & 0xFF
-            nz = x
+            y = (y - 1) & 0xFF
+            nz = y
         elif op == 0xF0:  # BEQ rel
             cyc += 2
             val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
             if (nz & 0xFF) == 0:
-                target = (pc + _signed(val)) & 0xFFFF
-                extra = 2 if ((pc ^ target) & 0xFF00) else 1
-                cyc += extra
-                pc = target
-        elif op == 0xB0:  # BCS rel
-            cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = val
-            if c != 0:
                 target = (pc + _signed(val)) & 0xFFFF
                 extra = 2 if ((pc ^ target) & 0xFF00) else 1
                 cyc += extra
@@ -133,54 +149,10 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
-        elif op == 0xD0:  # BNE rel
+        elif op == 0xCA:  # DEX imp
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = val
-            if (nz & 0xFF) != 0:
-                target = (pc + _signed(val)) & 0xFFFF
-                extra = 2 if ((pc ^ target) & 0xFF00) else 1
-                cyc += extra
-                pc = target
-                if val == 0xFB or val == 0xF9:
-                    a, x, y, nz, cyc, left = _after_timer_wait(s, rom, pc, cyc, left, 2 + extra, a, x, y, nz)
-        elif op == 0x88:  # DEY imp
-            cyc += 2
-            y = (y - 1) & 0xFF
-            nz = y
-        elif op == 0x84:  # STY zp
-            cyc += 3
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            wval = y
-            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
-        elif op == 0xA4:  # LDY zp
-            cyc += 3
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            y = val
-            nz = y
-        elif op == 0x29:  # AND imm
-            cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = val
-            a &= val
-            nz = a
-        elif op == 0x4A:  # LSRA imp
-            cyc += 2
-            c = a & 1
-            a = a >> 1
-            nz = a
+            x = (x - 1) & 0xFF
+            nz = x
         elif op == 0xB5:  # LDA zp,X
             cyc += 4
             addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
@@ -190,10 +162,6 @@ def execute(s, rom, fb, number, draw):
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
             a = val
-            nz = a
-        elif op == 0x8A:  # TXA imp
-            cyc += 2
-            a = x
             nz = a
         elif op == 0xB9:  # LDA abs,Y
             cyc += 4
@@ -211,9 +179,37 @@ def execute(s, rom, fb, number, draw):
             bus = val
             a = val
             nz = a
-        elif op == 0xEA:  # NOP imp
+        elif op == 0xA4:  # LDY zp
+            cyc += 3
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            y = val
+            nz = y
+        elif op == 0xB0:  # BCS rel
             cyc += 2
-        elif op == 0xBD:  # LDA abs,X
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if c != 0:
+                target = (pc + _signed(val)) & 0xFFFF
+                extra = 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += extra
+                pc = target
+        elif op == 0x84:  # STY zp
+            cyc += 3
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            wval = y
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xAE:  # LDX abs
             cyc += 4
             lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
@@ -222,22 +218,13 @@ def execute(s, rom, fb, number, draw):
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
-            addr = (base + x) & 0xFFFF
-            if (base ^ addr) & 0xFF00:
-                cyc += 1
+            addr = base
             val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
-            bus = val
-            a = val
-            nz = a
-        elif op == 0xA6:  # LDX zp
-            cyc += 3
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
             x = val
             nz = x
+        elif op == 0xEA:  # NOP imp
+            cyc += 2
         elif op == 0x90:  # BCC rel
             cyc += 2
             val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
@@ -248,27 +235,13 @@ def execute(s, rom, fb, number, draw):
                 extra = 2 if ((pc ^ target) & 0xFF00) else 1
                 cyc += extra
                 pc = target
-        elif op == 0xC8:  # INY imp
-            cyc += 2
-            y = (y + 1) & 0xFF
-            nz = y
-        elif op == 0xC0:  # CPY imm
+        elif op == 0x29:  # AND imm
             cyc += 2
             val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
-            nz = (y - val) & 0xFF
-            c = 1 if y >= val else 0
-        elif op == 0xC9:  # CMP imm
-            cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = val
-            nz = (a - val) & 0xFF
-            c = 1 if a >= val else 0
-        elif op == 0x38:  # SEC imp
-            cyc += 2
-            c = 1
+            a &= val
+            nz = a
         elif op == 0x30:  # BMI rel
             cyc += 2
             val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
@@ -281,36 +254,17 @@ def execute(s, rom, fb, number, draw):
                 pc = target
                 if val == 0xFB or val == 0xF9:
                     a, x, y, nz, cyc, left = _after_timer_wait(s, rom, pc, cyc, left, 2 + extra, a, x, y, nz)
-        elif op == 0xA8:  # TAY imp
+        elif op == 0x4A:  # LSRA imp
             cyc += 2
-            y = a
-            nz = y
-        elif op == 0xAA:  # TAX imp
-            cyc += 2
-            x = a
-            nz = x
-        elif op == 0xE5:  # SBC zp
+            c = a & 1
+            a = a >> 1
+            nz = a
+        elif op == 0xA6:  # LDX zp
             cyc += 3
             addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            if s[FD] == 0:
-                inv = val ^ 0xFF
-                total = a + inv + c
-                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
-                a = total & 0xFF
-                c = total >> 8
-            else:
-                r = _sbc_bcd(s, a, val, c)
-                a = r & 0xFF
-                c = r >> 8
-            nz = a
-        elif op == 0xA2:  # LDX imm
-            cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
             bus = val
             x = val
             nz = x
@@ -318,15 +272,6 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
             c = a >> 7
             a = (a << 1) & 0xFF
-            nz = a
-        elif op == 0x25:  # AND zp
-            cyc += 3
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            a &= val
             nz = a
         elif op == 0xC6:  # DEC zp
             cyc += 5
@@ -353,6 +298,47 @@ def execute(s, rom, fb, number, draw):
             base = lo | (hi << 8)
             addr = base
             pc = addr
+        elif op == 0xC9:  # CMP imm
+            cyc += 2
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            nz = (a - val) & 0xFF
+            c = 1 if a >= val else 0
+        elif op == 0xBD:  # LDA abs,X
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            nz = a
+        elif op == 0xA2:  # LDX imm
+            cyc += 2
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            x = val
+            nz = x
+        elif op == 0xC0:  # CPY imm
+            cyc += 2
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            nz = (y - val) & 0xFF
+            c = 1 if y >= val else 0
+        elif op == 0xA8:  # TAY imp
+            cyc += 2
+            y = a
+            nz = y
         elif op == 0xC4:  # CPY zp
             cyc += 3
             addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
@@ -362,9 +348,16 @@ def execute(s, rom, fb, number, draw):
             bus = val
             nz = (y - val) & 0xFF
             c = 1 if y >= val else 0
-        elif op == 0xE8:  # INX imp
+        elif op == 0x38:  # SEC imp
             cyc += 2
-            x = (x + 1) & 0xFF
+            c = 1
+        elif op == 0xC8:  # INY imp
+            cyc += 2
+            y = (y + 1) & 0xFF
+            nz = y
+        elif op == 0xAA:  # TAX imp
+            cyc += 2
+            x = a
             nz = x
         elif op == 0x95:  # STA zp,X
             cyc += 4
@@ -378,6 +371,19 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
+        elif op == 0xE4:  # CPX zp
+            cyc += 3
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            nz = (x - val) & 0xFF
+            c = 1 if x >= val else 0
+        elif op == 0x8A:  # TXA imp
+            cyc += 2
+            a = x
+            nz = a
         elif op == 0xA0:  # LDY imm
             cyc += 2
             val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
@@ -385,33 +391,52 @@ def execute(s, rom, fb, number, draw):
             bus = val
             y = val
             nz = y
-        elif op == 0x98:  # TYA imp
-            cyc += 2
-            a = y
-            nz = a
-        elif op == 0x08:  # PHP imp
-            cyc += 3
-            sp = s[SP]
-            addr = 0x100 + sp
-            wval = _status(s, nz, c) & 0xFF
-            s[SP] = (sp - 1) & 0xFF
-            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
-        elif op == 0x05:  # ORA zp
+        elif op == 0xE5:  # SBC zp
             cyc += 3
             addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
-            a |= val
+            if s[FD] == 0:
+                inv = val ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
             nz = a
-        elif op == 0x18:  # CLC imp
-            cyc += 2
-            c = 0
+        elif op == 0xAC:  # LDY abs
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            y = val
+            nz = y
+        elif op == 0xE6:  # INC zp
+            cyc += 5
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val + 1) & 0xFF
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
         elif op == 0x60:  # RTS imp
             cyc += 6
             sp = s[SP]
@@ -426,6 +451,13 @@ def execute(s, rom, fb, number, draw):
             bus = dummy
             pc = (pc + 1) & 0xFFFF
             s[SP] = sp
+        elif op == 0xE0:  # CPX imm
+            cyc += 2
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            nz = (x - val) & 0xFF
+            c = 1 if x >= val else 0
         elif op == 0x20:  # JSR abs
             cyc += 6
             sp = s[SP]
@@ -440,71 +472,41 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             pc = lo | (hi << 8)
             wr = 2
-        elif op == 0x24:  # BIT zp
+        elif op == 0xE8:  # INX imp
+            cyc += 2
+            x = (x + 1) & 0xFF
+            nz = x
+        elif op == 0x18:  # CLC imp
+            cyc += 2
+            c = 0
+        elif op == 0x08:  # PHP imp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            nz = (a & val) | ((val & 0x80) << 1)
-            s[FV] = (val >> 6) & 1
-        elif op == 0x8D:  # STA abs
-            cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            wval = a
+            sp = s[SP]
+            addr = 0x100 + sp
+            wval = _status(s, nz, c) & 0xFF
+            s[SP] = (sp - 1) & 0xFF
             if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
                 s[RAM0 + (addr & 0x7F)] = wval
             else:
                 wr = 1
             bus = wval
-        elif op == 0x6C:  # JMP (ind)
-            cyc += 5
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            lo, cyc = _any(s, rom, fb, flat, base, draw, cyc, bus)
-            hi, cyc = _any(s, rom, fb, flat, (base & 0xFF00) | ((base + 1) & 0xFF), draw, cyc, lo)
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            pc = addr
-        elif op == 0x65:  # ADC zp
+        elif op == 0xC5:  # CMP zp
             cyc += 3
             addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
-            if s[FD] == 0:
-                total = a + val + c
-                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
-                a = total & 0xFF
-                c = total >> 8
-            else:
-                r = _adc_bcd(s, a, val, c)
-                a = r & 0xFF
-                c = r >> 8
-            nz = a
-        elif op == 0x45:  # EOR zp
+            nz = (a - val) & 0xFF
+            c = 1 if a >= val else 0
+        elif op == 0x25:  # AND zp
             cyc += 3
             addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
-            a ^= val
+            a &= val
             nz = a
         elif op == 0xE9:  # SBC imm
             cyc += 2
@@ -522,22 +524,6 @@ def execute(s, rom, fb, number, draw):
                 a = r & 0xFF
                 c = r >> 8
             nz = a
-        elif op == 0xE0:  # CPX imm
-            cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = val
-            nz = (x - val) & 0xFF
-            c = 1 if x >= val else 0
-        elif op == 0xC5:  # CMP zp
-            cyc += 3
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            nz = (a - val) & 0xFF
-            c = 1 if a >= val else 0
         elif op == 0x68:  # PLA imp
             cyc += 4
             sp = s[SP]
@@ -548,6 +534,50 @@ def execute(s, rom, fb, number, draw):
             a = val
             nz = a
             s[SP] = sp
+        elif op == 0x98:  # TYA imp
+            cyc += 2
+            a = y
+            nz = a
+        elif op == 0x8D:  # STA abs
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            wval = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x65:  # ADC zp
+            cyc += 3
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                total = a + val + c
+                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0x49:  # EOR imm
+            cyc += 2
+            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            a ^= val
+            nz = a
         elif op == 0x69:  # ADC imm
             cyc += 2
             val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
@@ -563,82 +593,23 @@ def execute(s, rom, fb, number, draw):
                 a = r & 0xFF
                 c = r >> 8
             nz = a
-        elif op == 0xAD:  # LDA abs
-            cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
-            bus = val
-            a = val
-            nz = a
-        elif op == 0xBE:  # LDX abs,Y
-            cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + y) & 0xFFFF
-            if (base ^ addr) & 0xFF00:
-                cyc += 1
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
-            bus = val
-            x = val
-            nz = x
-        elif op == 0x75:  # ADC zp,X
-            cyc += 4
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            addr = (addr + x) & 0xFF
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            if s[FD] == 0:
-                total = a + val + c
-                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
-                a = total & 0xFF
-                c = total >> 8
-            else:
-                r = _adc_bcd(s, a, val, c)
-                a = r & 0xFF
-                c = r >> 8
-            nz = a
-        elif op == 0xE6:  # INC zp
-            cyc += 5
+        elif op == 0x24:  # BIT zp
+            cyc += 3
             addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
-            wval = (val + 1) & 0xFF
-            nz = wval
-            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
-        elif op == 0xA1:  # LDA (zp,X)
-            cyc += 6
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            nz = (a & val) | ((val & 0x80) << 1)
+            s[FV] = (val >> 6) & 1
+        elif op == 0x45:  # EOR zp
+            cyc += 3
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
-            bus = p
-            p = (p + x) & 0xFF
-            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
-            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
-            a = val
+            a ^= val
             nz = a
         elif op == 0x48:  # PHA imp
             cyc += 3
@@ -661,16 +632,319 @@ def execute(s, rom, fb, number, draw):
             bus = val
             nz = (a - val) & 0xFF
             c = 1 if a >= val else 0
+        elif op == 0x05:  # ORA zp
+            cyc += 3
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a |= val
+            nz = a
         elif op == 0x9A:  # TXS imp
             cyc += 2
             s[SP] = x
-        elif op == 0x49:  # EOR imm
+        elif op == 0x6C:  # JMP (ind)
+            cyc += 5
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            lo, cyc = _any(s, rom, fb, flat, base, draw, cyc, bus)
+            hi, cyc = _any(s, rom, fb, flat, (base & 0xFF00) | ((base + 1) & 0xFF), draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            pc = addr
+        elif op == 0xBE:  # LDX abs,Y
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            x = val
+            nz = x
+        elif op == 0x99:  # STA abs,Y
+            cyc += 5
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            wval = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x31:  # AND (zp),Y
+            cyc += 5
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a &= val
+            nz = a
+        elif op == 0xB4:  # LDY zp,X
+            cyc += 4
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            y = val
+            nz = y
+        elif op == 0x2A:  # ROLA imp
+            cyc += 2
+            r = ((a << 1) | c) & 0xFF
+            c = a >> 7
+            a = r
+            nz = a
+        elif op == 0x2C:  # BIT abs
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            nz = (a & val) | ((val & 0x80) << 1)
+            s[FV] = (val >> 6) & 1
+        elif op == 0x11:  # ORA (zp),Y
+            cyc += 5
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a |= val
+            nz = a
+        elif op == 0xDD:  # CMP abs,X
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            nz = (a - val) & 0xFF
+            c = 1 if a >= val else 0
+        elif op == 0xBA:  # TSX imp
+            cyc += 2
+            x = s[SP]
+            nz = x
+        elif op == 0x75:  # ADC zp,X
+            cyc += 4
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                total = a + val + c
+                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0x94:  # STY zp,X
+            cyc += 4
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            wval = y
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xA1:  # LDA (zp,X)
+            cyc += 6
+            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            nz = a
+        elif op == 0xBC:  # LDY abs,X
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            y = val
+            nz = y
+        elif op == 0xD9:  # CMP abs,Y
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            nz = (a - val) & 0xFF
+            c = 1 if a >= val else 0
+        elif op == 0x6A:  # RORA imp
+            cyc += 2
+            r = (a >> 1) | (c << 7)
+            c = a & 1
+            a = r
+            nz = a
+        elif op == 0x70:  # BVS rel
             cyc += 2
             val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = val
-            a ^= val
+            if s[FV] != 0:
+                target = (pc + _signed(val)) & 0xFFFF
+                extra = 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += extra
+                pc = target
+        elif op == 0x09:  # ORA imm
+            cyc += 2
+            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            a |= val
             nz = a
+        elif op == 0x06:  # ASL zp
+            cyc += 5
+            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            c = val >> 7
+            wval = (val << 1) & 0xFF
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x26:  # ROL zp
+            cyc += 5
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = ((val << 1) | c) & 0xFF
+            c = val >> 7
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x8E:  # STX abs
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            wval = x
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x50:  # BVC rel
+            cyc += 2
+            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if s[FV] == 0:
+                target = (pc + _signed(val)) & 0xFFFF
+                extra = 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += extra
+                pc = target
+        elif op == 0x8C:  # STY abs
+            cyc += 4
+            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            wval = y
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
         elif op == 0x3D:  # AND abs,X
             cyc += 4
             lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
@@ -687,57 +961,6 @@ def execute(s, rom, fb, number, draw):
             bus = val
             a &= val
             nz = a
-        elif op == 0x99:  # STA abs,Y
-            cyc += 5
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + y) & 0xFFFF
-            wval = a
-            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
-        elif op == 0xE4:  # CPX zp
-            cyc += 3
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            nz = (x - val) & 0xFF
-            c = 1 if x >= val else 0
-        elif op == 0xBC:  # LDY abs,X
-            cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + x) & 0xFFFF
-            if (base ^ addr) & 0xFF00:
-                cyc += 1
-            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
-            bus = val
-            y = val
-            nz = y
-        elif op == 0x50:  # BVC rel
-            cyc += 2
-            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = val
-            if s[FV] == 0:
-                target = (pc + _signed(val)) & 0xFFFF
-                extra = 2 if ((pc ^ target) & 0xFF00) else 1
-                cyc += extra
-                pc = target
         elif op == 0x46:  # LSR zp
             cyc += 5
             addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
@@ -753,101 +976,50 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
-        elif op == 0x2D:  # AND abs
-            cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
-            bus = val
-            a &= val
-            nz = a
-        elif op == 0x94:  # STY zp,X
+        elif op == 0xB6:  # LDX zp,Y
             cyc += 4
             addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
-            addr = (addr + x) & 0xFF
-            wval = y
-            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
-        elif op == 0xB4:  # LDY zp,X
-            cyc += 4
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            addr = (addr + x) & 0xFF
+            addr = (addr + y) & 0xFF
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
-            y = val
-            nz = y
-        elif op == 0x2A:  # ROLA imp
-            cyc += 2
-            r = ((a << 1) | c) & 0xFF
-            c = a >> 7
-            a = r
-            nz = a
-        elif op == 0xD6:  # DEC zp,X
-            cyc += 6
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            x = val
+            nz = x
+        elif op == 0x51:  # EOR (zp),Y
+            cyc += 5
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
-            bus = addr
-            addr = (addr + x) & 0xFF
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            wval = (val - 1) & 0xFF
-            nz = wval
-            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
-        elif op == 0x70:  # BVS rel
-            cyc += 2
-            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = val
-            if s[FV] != 0:
-                target = (pc + _signed(val)) & 0xFFFF
-                extra = 2 if ((pc ^ target) & 0xFF00) else 1
-                cyc += extra
-                pc = target
-        elif op == 0x6A:  # RORA imp
-            cyc += 2
-            r = (a >> 1) | (c << 7)
-            c = a & 1
-            a = r
-            nz = a
-        elif op == 0x1D:  # ORA abs,X
-            cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
             bus = hi
             base = lo | (hi << 8)
-            addr = (base + x) & 0xFFFF
+            addr = (base + y) & 0xFFFF
             if (base ^ addr) & 0xFF00:
                 cyc += 1
             val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
-            a |= val
+            a ^= val
             nz = a
-        elif op == 0x09:  # ORA imm
+        elif op == 0xD8:  # CLD imp
             cyc += 2
-            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            s[FD] = 0
+        elif op == 0x39:  # AND abs,Y
+            cyc += 4
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
-            a |= val
+            a &= val
             nz = a
         elif op == 0x7D:  # ADC abs,X
             cyc += 4
@@ -873,35 +1045,25 @@ def execute(s, rom, fb, number, draw):
                 a = r & 0xFF
                 c = r >> 8
             nz = a
-        elif op == 0x26:  # ROL zp
-            cyc += 5
+        elif op == 0xF5:  # SBC zp,X
+            cyc += 4
             addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
+            addr = (addr + x) & 0xFF
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
-            wval = ((val << 1) | c) & 0xFF
-            c = val >> 7
-            nz = wval
-            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
+            if s[FD] == 0:
+                inv = val ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
             else:
-                wr = 1
-            bus = wval
-        elif op == 0x2C:  # BIT abs
-            cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
-            bus = val
-            nz = (a & val) | ((val & 0x80) << 1)
-            s[FV] = (val >> 6) & 1
+                r = _sbc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
         elif op == 0x15:  # ORA zp,X
             cyc += 4
             addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
@@ -912,7 +1074,49 @@ def execute(s, rom, fb, number, draw):
             bus = val
             a |= val
             nz = a
-        elif op == 0xD9:  # CMP abs,Y
+        elif op == 0x66:  # ROR zp
+            cyc += 5
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val >> 1) | (c << 7)
+            c = val & 1
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xD6:  # DEC zp,X
+            cyc += 6
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val - 1) & 0xFF
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x96:  # STX zp,Y
+            cyc += 4
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + y) & 0xFF
+            wval = x
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x79:  # ADC abs,Y
             cyc += 4
             lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
@@ -926,8 +1130,69 @@ def execute(s, rom, fb, number, draw):
                 cyc += 1
             val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
-            nz = (a - val) & 0xFF
-            c = 1 if a >= val else 0
+            if s[FD] == 0:
+                total = a + val + c
+                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0xF6:  # INC zp,X
+            cyc += 6
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val + 1) & 0xFF
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x76:  # ROR zp,X
+            cyc += 6
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val >> 1) | (c << 7)
+            c = val & 1
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xCE:  # DEC abs
+            cyc += 6
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val - 1) & 0xFF
+            nz = wval
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xF8:  # SED imp
+            cyc += 2
+            s[FD] = 1
         elif op == 0xF9:  # SBC abs,Y
             cyc += 4
             lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
@@ -953,6 +1218,124 @@ def execute(s, rom, fb, number, draw):
                 a = r & 0xFF
                 c = r >> 8
             nz = a
+        elif op == 0x9D:  # STA abs,X
+            cyc += 5
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            wval = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x19:  # ORA abs,Y
+            cyc += 4
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a |= val
+            nz = a
+        elif op == 0x59:  # EOR abs,Y
+            cyc += 4
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a ^= val
+            nz = a
+        elif op == 0x1D:  # ORA abs,X
+            cyc += 4
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a |= val
+            nz = a
+        elif op == 0x91:  # STA (zp),Y
+            cyc += 6
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            wval = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xEC:  # CPX abs
+            cyc += 4
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            nz = (x - val) & 0xFF
+            c = 1 if x >= val else 0
+        elif op == 0x28:  # PLP imp
+            cyc += 4
+            sp = s[SP]
+            dummy, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, bus)
+            sp = (sp + 1) & 0xFF
+            val, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, dummy)
+            bus = val
+            nz = (0 if val & 0x02 else 1) | ((val & 0x80) << 1)
+            s[FV] = (val >> 6) & 1
+            s[FB] = 1  # the 6507's B flag always reads as set
+            s[FD] = (val >> 3) & 1
+            s[FI] = (val >> 2) & 1
+            c = val & 1
+            s[SP] = sp
+        elif op == 0x55:  # EOR zp,X
+            cyc += 4
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a ^= val
+            nz = a
         elif op == 0x5D:  # EOR abs,X
             cyc += 4
             lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
@@ -969,38 +1352,35 @@ def execute(s, rom, fb, number, draw):
             bus = val
             a ^= val
             nz = a
-        elif op == 0xB6:  # LDX zp,Y
-            cyc += 4
+        elif op == 0x36:  # ROL zp,X
+            cyc += 6
             addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
-            addr = (addr + y) & 0xFF
+            addr = (addr + x) & 0xFF
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
-            x = val
-            nz = x
-        elif op == 0x06:  # ASL zp
-            cyc += 5
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
+            wval = ((val << 1) | c) & 0xFF
             c = val >> 7
-            wval = (val << 1) & 0xFF
             nz = wval
             if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
                 s[RAM0 + (addr & 0x7F)] = wval
             else:
                 wr = 1
             bus = wval
-        elif op == 0xF5:  # SBC zp,X
+        elif op == 0xFD:  # SBC abs,X
             cyc += 4
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
-            bus = addr
-            addr = (addr + x) & 0xFF
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = lo
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             if s[FD] == 0:
                 inv = val ^ 0xFF
@@ -1013,49 +1393,10 @@ def execute(s, rom, fb, number, draw):
                 a = r & 0xFF
                 c = r >> 8
             nz = a
-        elif op == 0x28:  # PLP imp
-            cyc += 4
-            sp = s[SP]
-            dummy, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, bus)
-            sp = (sp + 1) & 0xFF
-            val, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, dummy)
-            bus = val
-            nz = (0 if val & 0x02 else 1) | ((val & 0x80) << 1)
-            s[FV] = (val >> 6) & 1
-            s[FB] = 1  # the 6507's B flag always reads as set
-            s[FD] = (val >> 3) & 1
-            s[FI] = (val >> 2) & 1
-            c = val & 1
-            s[SP] = sp
-        elif op == 0x39:  # AND abs,Y
-            cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + y) & 0xFFFF
-            if (base ^ addr) & 0xFF00:
-                cyc += 1
-            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
-            bus = val
-            a &= val
-            nz = a
-        elif op == 0x96:  # STX zp,Y
-            cyc += 4
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            addr = (addr + y) & 0xFF
-            wval = x
-            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
-        elif op == 0x11:  # ORA (zp),Y
+        elif op == 0xB8:  # CLV imp
+            cyc += 2
+            s[FV] = 0
+        elif op == 0xD1:  # CMP (zp),Y
             cyc += 5
             p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
@@ -1069,7 +1410,30 @@ def execute(s, rom, fb, number, draw):
                 cyc += 1
             val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
-            a |= val
+            nz = (a - val) & 0xFF
+            c = 1 if a >= val else 0
+        elif op == 0xED:  # SBC abs
+            cyc += 4
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                inv = val ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
             nz = a
         elif op == 0x16:  # ASL zp,X
             cyc += 6
@@ -1087,22 +1451,20 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
-        elif op == 0x76:  # ROR zp,X
-            cyc += 6
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+        elif op == 0x2D:  # AND abs
+            cyc += 4
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
-            bus = addr
-            addr = (addr + x) & 0xFF
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = lo
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
-            wval = (val >> 1) | (c << 7)
-            c = val & 1
-            nz = wval
-            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
+            a &= val
+            nz = a
         elif op == 0x00:  # BRK imp
             cyc += 7
             sp = s[SP]
@@ -1145,56 +1507,158 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             pc = lo | (hi << 8)
             s[SP] = sp
-        elif op == 0xAE:  # LDX abs
+        elif op == 0x35:  # AND zp,X
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
-            bus = val
-            x = val
-            nz = x
-        elif op == 0xAC:  # LDY abs
-            cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
-            bus = val
-            y = val
-            nz = y
-        elif op == 0x66:  # ROR zp
-            cyc += 5
             addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = addr
+            addr = (addr + x) & 0xFF
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
-            wval = (val >> 1) | (c << 7)
+            a &= val
+            nz = a
+        elif op == 0x4D:  # EOR abs
+            cyc += 4
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a ^= val
+            nz = a
+        elif op == 0x56:  # LSR zp,X
+            cyc += 6
+            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
             c = val & 1
+            wval = val >> 1
             nz = wval
             if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
                 s[RAM0 + (addr & 0x7F)] = wval
             else:
                 wr = 1
             bus = wval
-        elif op == 0x79:  # ADC abs,Y
+        elif op == 0x0D:  # ORA abs
             cyc += 4
             lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
             hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a |= val
+            nz = a
+        elif op == 0x6D:  # ADC abs
+            cyc += 4
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                total = a + val + c
+                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0xC1:  # CMP (zp,X)
+            cyc += 6
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            nz = (a - val) & 0xFF
+            c = 1 if a >= val else 0
+        elif op == 0x6E:  # ROR abs
+            cyc += 6
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val >> 1) | (c << 7)
+            c = val & 1
+            nz = wval
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x1E:  # ASL abs,X
+            cyc += 7
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            c = val >> 7
+            wval = (val << 1) & 0xFF
+            nz = wval
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xCD:  # CMP abs
+            cyc += 4
+            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            nz = (a - val) & 0xFF
+            c = 1 if a >= val else 0
+        elif op == 0x71:  # ADC (zp),Y
+            cyc += 5
+            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
             bus = hi
             base = lo | (hi << 8)
             addr = (base + y) & 0xFFFF
@@ -1212,24 +1676,8 @@ def execute(s, rom, fb, number, draw):
                 a = r & 0xFF
                 c = r >> 8
             nz = a
-        elif op == 0x9D:  # STA abs,X
-            cyc += 5
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + x) & 0xFFFF
-            wval = a
-            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
-        elif op == 0x8C:  # STY abs
-            cyc += 4
+        elif op == 0x4E:  # LSR abs
+            cyc += 6
             lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
             bus = lo
@@ -1238,157 +1686,16 @@ def execute(s, rom, fb, number, draw):
             bus = hi
             base = lo | (hi << 8)
             addr = base
-            wval = y
-            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
-        elif op == 0xF6:  # INC zp,X
-            cyc += 6
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            addr = (addr + x) & 0xFF
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            wval = (val + 1) & 0xFF
-            nz = wval
-            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
-        elif op == 0xDD:  # CMP abs,X
-            cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + x) & 0xFFFF
-            if (base ^ addr) & 0xFF00:
-                cyc += 1
             val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
-            bus = val
-            nz = (a - val) & 0xFF
-            c = 1 if a >= val else 0
-        elif op == 0x56:  # LSR zp,X
-            cyc += 6
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            addr = (addr + x) & 0xFF
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
             c = val & 1
             wval = val >> 1
             nz = wval
-            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
-        elif op == 0x19:  # ORA abs,Y
-            cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + y) & 0xFFFF
-            if (base ^ addr) & 0xFF00:
-                cyc += 1
-            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
-            bus = val
-            a |= val
-            nz = a
-        elif op == 0xD8:  # CLD imp
-            cyc += 2
-            s[FD] = 0
-        elif op == 0xFD:  # SBC abs,X
-            cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + x) & 0xFFFF
-            if (base ^ addr) & 0xFF00:
-                cyc += 1
-            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
-            bus = val
-            if s[FD] == 0:
-                inv = val ^ 0xFF
-                total = a + inv + c
-                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
-                a = total & 0xFF
-                c = total >> 8
-            else:
-                r = _sbc_bcd(s, a, val, c)
-                a = r & 0xFF
-                c = r >> 8
-            nz = a
-        elif op == 0xF8:  # SED imp
-            cyc += 2
-            s[FD] = 1
-        elif op == 0x8E:  # STX abs
-            cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            wval = x
             if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
                 s[RAM0 + (addr & 0x7F)] = wval
             else:
                 wr = 1
             bus = wval
-        elif op == 0x4D:  # EOR abs
-            cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
-            bus = val
-            a ^= val
-            nz = a
-        elif op == 0xB8:  # CLV imp
-            cyc += 2
-            s[FV] = 0
-        elif op == 0x0D:  # ORA abs
-            cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
-            bus = val
-            a |= val
-            nz = a
-        elif op == 0xBA:  # TSX imp
-            cyc += 2
-            x = s[SP]
-            nz = x
         elif op == 0xCC:  # CPY abs
             cyc += 4
             lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
@@ -1403,93 +1710,6 @@ def execute(s, rom, fb, number, draw):
             bus = val
             nz = (y - val) & 0xFF
             c = 1 if y >= val else 0
-        elif op == 0x55:  # EOR zp,X
-            cyc += 4
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            addr = (addr + x) & 0xFF
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            a ^= val
-            nz = a
-        elif op == 0x36:  # ROL zp,X
-            cyc += 6
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            addr = (addr + x) & 0xFF
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            wval = ((val << 1) | c) & 0xFF
-            c = val >> 7
-            nz = wval
-            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
-        elif op == 0x59:  # EOR abs,Y
-            cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + y) & 0xFFFF
-            if (base ^ addr) & 0xFF00:
-                cyc += 1
-            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
-            bus = val
-            a ^= val
-            nz = a
-        elif op == 0x91:  # STA (zp),Y
-            cyc += 6
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = p
-            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
-            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + y) & 0xFFFF
-            wval = a
-            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
-        elif op == 0x31:  # AND (zp),Y
-            cyc += 5
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = p
-            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
-            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + y) & 0xFFFF
-            if (base ^ addr) & 0xFF00:
-                cyc += 1
-            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
-            bus = val
-            a &= val
-            nz = a
-        elif op == 0x35:  # AND zp,X
-            cyc += 4
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = addr
-            addr = (addr + x) & 0xFF
-            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
-            bus = val
-            a &= val
-            nz = a
-        elif op == 0x78:  # SEI imp
-            cyc += 2
-            s[FI] = 1
         elif op == 0x01:  # ORA (zp,X)
             cyc += 6
             p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
@@ -1704,26 +1924,6 @@ def execute(s, rom, fb, number, draw):
                 cyc += 1
             val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
-        elif op == 0x1E:  # ASL abs,X
-            cyc += 7
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + x) & 0xFFFF
-            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
-            bus = val
-            c = val >> 7
-            wval = (val << 1) & 0xFF
-            nz = wval
-            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
         elif op == 0x1F:  # SLO abs,X
             cyc += 7
             lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
@@ -2055,26 +2255,6 @@ def execute(s, rom, fb, number, draw):
             c = a & 1
             a = a >> 1
             nz = a
-        elif op == 0x4E:  # LSR abs
-            cyc += 6
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
-            bus = val
-            c = val & 1
-            wval = val >> 1
-            nz = wval
-            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
         elif op == 0x4F:  # SRE abs
             cyc += 6
             lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
@@ -2096,22 +2276,6 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
-        elif op == 0x51:  # EOR (zp),Y
-            cyc += 5
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = p
-            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
-            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + y) & 0xFFFF
-            if (base ^ addr) & 0xFF00:
-                cyc += 1
-            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
-            bus = val
-            a ^= val
-            nz = a
         elif op == 0x52:  # JAM imp
             cyc += 2
             s[EXEC] |= EX_FATAL
@@ -2339,48 +2503,6 @@ def execute(s, rom, fb, number, draw):
             pc = (pc + 1) & 0xFFFF
             bus = val
             a, c, nz = _arr(s, a, val, c)
-        elif op == 0x6D:  # ADC abs
-            cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
-            bus = val
-            if s[FD] == 0:
-                total = a + val + c
-                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
-                a = total & 0xFF
-                c = total >> 8
-            else:
-                r = _adc_bcd(s, a, val, c)
-                a = r & 0xFF
-                c = r >> 8
-            nz = a
-        elif op == 0x6E:  # ROR abs
-            cyc += 6
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
-            bus = val
-            wval = (val >> 1) | (c << 7)
-            c = val & 1
-            nz = wval
-            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
         elif op == 0x6F:  # RRA abs
             cyc += 6
             lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
@@ -2410,30 +2532,6 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
-        elif op == 0x71:  # ADC (zp),Y
-            cyc += 5
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = p
-            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
-            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + y) & 0xFFFF
-            if (base ^ addr) & 0xFF00:
-                cyc += 1
-            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
-            bus = val
-            if s[FD] == 0:
-                total = a + val + c
-                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
-                a = total & 0xFF
-                c = total >> 8
-            else:
-                r = _adc_bcd(s, a, val, c)
-                a = r & 0xFF
-                c = r >> 8
-            nz = a
         elif op == 0x72:  # JAM imp
             cyc += 2
             s[EXEC] |= EX_FATAL
@@ -2501,6 +2599,9 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
+        elif op == 0x78:  # SEI imp
+            cyc += 2
+            s[FI] = 1
         elif op == 0x7A:  # NOP imp
             cyc += 2
         elif op == 0x7B:  # RRA abs,Y
@@ -2893,21 +2994,6 @@ def execute(s, rom, fb, number, draw):
             a = val
             x = val
             nz = a
-        elif op == 0xC1:  # CMP (zp,X)
-            cyc += 6
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = p
-            p = (p + x) & 0xFF
-            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
-            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
-            bus = val
-            nz = (a - val) & 0xFF
-            c = 1 if a >= val else 0
         elif op == 0xC2:  # NOP imm
             cyc += 2
             val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
@@ -2958,39 +3044,6 @@ def execute(s, rom, fb, number, draw):
             x = t & 0xFF
             nz = x
             c = 1 if t >= 0 else 0
-        elif op == 0xCD:  # CMP abs
-            cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
-            bus = val
-            nz = (a - val) & 0xFF
-            c = 1 if a >= val else 0
-        elif op == 0xCE:  # DEC abs
-            cyc += 6
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
-            bus = val
-            wval = (val - 1) & 0xFF
-            nz = wval
-            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
-                s[RAM0 + (addr & 0x7F)] = wval
-            else:
-                wr = 1
-            bus = wval
         elif op == 0xCF:  # DCP abs
             cyc += 6
             lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
@@ -3011,22 +3064,6 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
-        elif op == 0xD1:  # CMP (zp),Y
-            cyc += 5
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = p
-            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
-            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
-            bus = hi
-            base = lo | (hi << 8)
-            addr = (base + y) & 0xFFFF
-            if (base ^ addr) & 0xFF00:
-                cyc += 1
-            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
-            bus = val
-            nz = (a - val) & 0xFF
-            c = 1 if a >= val else 0
         elif op == 0xD2:  # JAM imp
             cyc += 2
             s[EXEC] |= EX_FATAL
@@ -3238,43 +3275,6 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
             val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
             pc = (pc + 1) & 0xFFFF
-            bus = val
-            if s[FD] == 0:
-                inv = val ^ 0xFF
-                total = a + inv + c
-                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
-                a = total & 0xFF
-                c = total >> 8
-            else:
-                r = _sbc_bcd(s, a, val, c)
-                a = r & 0xFF
-                c = r >> 8
-            nz = a
-        elif op == 0xEC:  # CPX abs
-            cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
-            bus = val
-            nz = (x - val) & 0xFF
-            c = 1 if x >= val else 0
-        elif op == 0xED:  # SBC abs
-            cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
-            pc = (pc + 1) & 0xFFFF
-            bus = hi
-            base = lo | (hi << 8)
-            addr = base
-            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
             bus = val
             if s[FD] == 0:
                 inv = val ^ 0xFF
