@@ -13,8 +13,8 @@ before it, and with ``episodic_life`` a lost life resets the whole game.
 
 Frames nobody looks at write no pixels: only the two kept frames of a step draw, and a step whose kept
 frame does not start fresh, end and cover the screen window is replayed with every frame drawn (as
-``ale_core.act_observed``). Every lane's step, reset and output is one compiled call; threads take lanes
-from a shared counter as ``engine.vector`` does.
+``ale_core.act_observed``). Every lane's step, reset and output is one compiled call; each thread steps
+its own share of the lanes and then helps with the others' (``Lanes.run``).
 """
 from __future__ import annotations
 
@@ -41,6 +41,7 @@ ST_ELAPSED, ST_OVER, ST_LIVES, ST_LOST, ST_REWARD, ST_HEAD = range(6)
 # O: the outputs per lane, as int32 rows
 O_ENV_ID, O_REWARD, O_TERM, O_TRUNC, O_LIVES, O_FRAME, O_EPFRAME = range(7)
 JOB_STEP, JOB_RESET, JOB_REPORT, JOB_NONE = range(4)  # JOB_NONE: the lane is left as it is, outputs too
+COUNTER_STRIDE = 8  # int64 slots between two threads' job counters: one cache line each
 U32 = 0xFFFFFFFF
 
 
@@ -199,15 +200,27 @@ def _report(i, slot, S, STACK, ST, P, O, OBS):
 
 
 @jit
-def _work(jobs, kinds, counter, S, rom, FB, R, NR, SNAP, RSNAP, DRAWALL, RAW, STACK, ST, ACT, DELTA, P,
-          gray_lut, rgb_lut, rp, xs, xw, ys, yw, SCR, O, OBS, FINAL):
-    """Every thread runs this loop, taking the next job from the shared counter. A job: step (or, in
-    NEXT_STEP mode, reset a lane whose episode is over), reset, or report a lane as it stands; the
-    lane's outputs go to its own slot."""
+def _next_job(t, bounds, counters):
+    """The next job for thread ``t``: from its own share while one is left, then from the others'."""
+    parts = bounds.shape[0] - 1
+    for k in range(parts):
+        part = (t + k) % parts
+        j = bounds[part] + fetch_add(counters, part * COUNTER_STRIDE)
+        if j < bounds[part + 1]:
+            return j
+    return -1
+
+
+@jit
+def _work(t, bounds, counters, jobs, kinds, S, rom, FB, R, NR, SNAP, RSNAP, DRAWALL, RAW, STACK, ST, ACT, DELTA,
+          P, gray_lut, rgb_lut, rp, xs, xw, ys, yw, SCR, O, OBS, FINAL):
+    """Thread ``t`` runs this loop over the jobs of its own share (``jobs[bounds[t]:bounds[t + 1]]``), then
+    takes what is left of the others'. A job: step (or, in NEXT_STEP mode, reset a lane whose episode is
+    over), reset, or report a lane as it stands; the lane's outputs go to its own slot."""
     same_step = P[P_SAME_STEP] != 0
     while True:
-        j = fetch_add(counter, 0)
-        if j >= jobs.shape[0]:
+        j = _next_job(t, bounds, counters)
+        if j < 0:
             break
         i = jobs[j]
         kind = kinds[j]
@@ -295,9 +308,17 @@ class Lanes:
         self.rgb_lut = PAL if proto.console.pal else NTSC
         self._jobs = np.zeros(n, dtype=np.int64)
         self._kinds = np.zeros(n, dtype=np.int64)
-        self._counter = np.zeros(1, dtype=np.int64)
         self.num_threads = int(num_threads) or usable_cores()
-        self._pool: ThreadPoolExecutor | None = None
+        self._threads = min(self.num_threads, n)
+        self._bounds = np.zeros(self._threads + 1, dtype=np.int64)
+        self._counters = np.zeros(self._threads * COUNTER_STRIDE, dtype=np.int64)
+        self._helpers: list[ThreadPoolExecutor] = []
+        self._all_step = False
+        rz = self.resize
+        self._args = (self._bounds, self._counters, self._jobs, self._kinds, self.S, self.rom, self.FB, self.R,
+                      self.NR, self.SNAP, self.RSNAP, self.DRAWALL, self.RAW, self.STACK, self.ST, self.ACT,
+                      self.DELTA, self.P, self.gray_lut, self.rgb_lut, rz.params, rz.xs, rz.xw, rz.ys, rz.yw,
+                      self.SCR, self.O, self.OBS, self.FINAL)
 
     def reload(self, i: int, seed: int) -> None:
         """ALE's ``setInt("random_seed", seed)`` and ``loadROM`` for lane ``i``, and its NOOP generator
@@ -310,37 +331,39 @@ class Lanes:
         mt_seed(self.NR[i], 0, 1, seed & U32)
 
     def run(self, kinds: np.ndarray) -> None:
-        """One job per lane (``kinds[i]`` for lane ``i``; none for ``JOB_NONE``): resets first, as they
-        cost the most."""
-        chosen = np.flatnonzero(kinds != JOB_NONE)
-        order = chosen[np.argsort(kinds[chosen] != JOB_RESET, kind="stable")]
-        m = len(order)
-        self._jobs[:m] = order
-        self._kinds[:m] = kinds[order]
-        self._counter[0] = 0
-        rz = self.resize
-        args = (self._jobs[:m], self._kinds[:m], self._counter, self.S, self.rom, self.FB, self.R, self.NR,
-                self.SNAP, self.RSNAP, self.DRAWALL, self.RAW, self.STACK, self.ST, self.ACT, self.DELTA, self.P,
-                self.gray_lut, self.rgb_lut, rz.params, rz.xs, rz.xw, rz.ys, rz.yw,
-                self.SCR, self.O, self.OBS, self.FINAL)
-        helpers = min(self.num_threads, int(np.count_nonzero((kinds == JOB_STEP) | (kinds == JOB_RESET)))) - 1
+        """One job per lane (``kinds[i]`` for lane ``i``; none for ``JOB_NONE``). Each thread has its own
+        share of the lanes, the same on every call, and takes from the others' only when its own is done:
+        a lane stepped by the same core each time finds its frames and state in that core's cache (lanes
+        handed out from one shared counter moved between cores: 2-3 % slower on 8 lanes and 2 threads).
+        Resets go first within each share, as they cost the most."""
+        threads = self._threads
+        all_step = bool((kinds == JOB_STEP).all())
+        if not (all_step and self._all_step):  # a plain step of every lane keeps the last order
+            chosen = np.flatnonzero(kinds != JOB_NONE)
+            home = chosen * threads // self.num_envs
+            order = chosen[np.lexsort((kinds[chosen] != JOB_RESET, home))]
+            self._jobs[:len(order)] = order
+            self._kinds[:len(order)] = kinds[order]
+            self._bounds[:] = np.searchsorted(home, np.arange(threads + 1))  # home rises with the lane
+            self._all_step = all_step
+        self._counters[:] = 0
+        args = self._args
+        helpers = min(threads, int(np.count_nonzero((kinds == JOB_STEP) | (kinds == JOB_RESET)))) - 1
         if helpers <= 0:
-            _work(*args)
+            _work(0, *args)
             return
-        if self._pool is None or self._pool._max_workers < helpers:
-            if self._pool is not None:
-                self._pool.shutdown(wait=True)
-            self._pool = ThreadPoolExecutor(max(helpers, self.num_threads - 1),
-                                            thread_name_prefix="arcade-lab-vector")
-        futures = [self._pool.submit(_work, *args) for _ in range(helpers)]
-        _work(*args)
+        # one single-thread executor per helper, so that share t is always stepped by the same thread
+        while len(self._helpers) < helpers:
+            self._helpers.append(ThreadPoolExecutor(1, thread_name_prefix="arcade-lab-vector"))
+        futures = [self._helpers[k].submit(_work, k + 1, *args) for k in range(helpers)]
+        _work(0, *args)
         for f in futures:
             f.result()
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True)
-            self._pool = None
+        for pool in self._helpers:
+            pool.shutdown(wait=True)
+        self._helpers.clear()
 
 
 class VectorInterface:
