@@ -434,6 +434,55 @@ def _after_timer_wait(s, rom, pc, cyc, left, branch_cycles, a, x, y, nz):
 
 
 @jit
+def _timer_wait_below(s, rom, pc, cyc, budget, branch_cycles):
+    """Fast-forward of ``L: LDA INTIM; BEQ out; CMP #n; BCC L`` (Galaxian's wait: on until the timer reads
+    0 or at least n), entered as its BCC is taken back to ``pc``, under ``_timer_wait``'s terms: whole
+    iterations while each read falls before the timer expires and the loop would go round again. Returns
+    ``k | value << 32 | n << 40`` for ``k`` iterations run (A = value, N/Z from the CMP, C stays clear)."""
+    if s[C_SCHEME] == S_FLAT64K or _loop_byte(s, rom, pc) != 0xAD or _loop_byte(s, rom, pc + 3) != 0xF0:
+        return 0
+    if _loop_byte(s, rom, pc + 5) != 0xC9 or _loop_byte(s, rom, pc + 7) != 0x90 \
+            or _loop_byte(s, rom, pc + 8) != 0xF7:
+        return 0  # the bytes must come from ROM (no hotspot, no device page) and be the loop itself
+    lo = _loop_byte(s, rom, pc + 1)
+    hi = _loop_byte(s, rom, pc + 2)
+    n = _loop_byte(s, rom, pc + 6)
+    addr = lo | (hi << 8)
+    if lo < 0 or hi < 0 or n < 0 or (addr & 0x1280) != 0x280 or (addr & 5) != 4:
+        return 0  # not INTIM ($284, $286 and mirrors)
+    period = 4 + 2 + 2 + branch_cycles
+    timer = s[R_TIMER]
+    shift = s[R_SHIFT]
+    setcyc = s[R_SETCYC]
+    k = 0
+    value = 0
+    while budget >= 4:
+        t = _to_int32(timer - ((((cyc + 3) - setcyc) & U32) >> shift) - 1)  # as _timer_wait's reads
+        if t <= 0 or t >= n:
+            break  # expired, or the loop ends on this read: the interpreter runs it
+        value = t
+        cyc += period
+        budget -= 4
+        k += 1
+    return k | (value << 32) | (n << 40)
+
+
+@jit
+def _after_timer_wait_below(s, rom, pc, cyc, left, branch_cycles, a, nz):
+    """A BCC taken back by 9 bytes (``_timer_wait_below``'s loop), entered with ``left`` counting this
+    branch: returns A, N/Z, the cycles and the instructions left after what it ran."""
+    w = _timer_wait_below(s, rom, pc, cyc, left - 1, branch_cycles)
+    k = w & 0xFFFFFFFF
+    if k:
+        v = (w >> 32) & 0xFF
+        cyc += k * (8 + branch_cycles)
+        left -= 4 * k
+        a = v
+        nz = (v - ((w >> 40) & 0xFF)) & 0xFF
+    return a, nz, cyc, left
+
+
+@jit
 def _signed(v):
     return v - 256 if v & 0x80 else v
 

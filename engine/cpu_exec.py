@@ -7,8 +7,8 @@ import numpy as np
 
 from ._jit import jit
 from .bus import S_FLAT64K
-from .cpu import (ENDS_WITH_READ, _adc_bcd, _after_timer_wait, _any, _any_cold, _arr, _byte, _byte_cold,
-                  _flat_mask, _opcode, _push, _rd_call, _sbc_bcd, _signed, _status, _wr, _zp)
+from .cpu import (ENDS_WITH_READ, _adc_bcd, _after_timer_wait, _after_timer_wait_below, _any, _any_cold, _arr,
+                  _byte, _byte_cold, _flat_mask, _opcode, _push, _rd_call, _sbc_bcd, _signed, _status, _wr, _zp)
 from .layout import (A, C_SCHEME, CYC, DBUS, EX_FATAL, EXEC, FB, FC, FD, FI, FN, FNZ, FV, INSTR, IR,
                      JAMMED, LAST_READ, PC, QV_OK, RAM0, SP, X, Y)
 from .tia import frame_constants
@@ -235,6 +235,8 @@ def execute(s, rom, fb, number, draw):
                 extra = 2 if ((pc ^ target) & 0xFF00) else 1
                 cyc += extra
                 pc = target
+                if val == 0xF7:
+                    a, nz, cyc, left = _after_timer_wait_below(s, rom, pc, cyc, left, 2 + extra, a, nz)
         elif op == 0x29:  # AND imm
             cyc += 2
             val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)

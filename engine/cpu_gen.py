@@ -177,6 +177,10 @@ def _operation(name: str, op: int, mode: int) -> list[str]:
             out += ["    if val == 0xFB or val == 0xF9:",
                     f"        a, x, y, nz, cyc, left = _after_timer_wait(s, rom, pc, cyc, left, {cycles} + extra,"
                     " a, x, y, nz)"]
+        elif name == "BCC":  # cpu._timer_wait_below's loop
+            out += ["    if val == 0xF7:",
+                    f"        a, nz, cyc, left = _after_timer_wait_below(s, rom, pc, cyc, left, {cycles} + extra, a,"
+                    " nz)"]
         return out
     if name == "JSR":
         return (["sp = s[SP]", "lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)", "pc = (pc + 1) & 0xFFFF",
@@ -243,8 +247,8 @@ def source() -> str:
         "",
         "from ._jit import jit",
         "from .bus import S_FLAT64K",
-        "from .cpu import (ENDS_WITH_READ, _adc_bcd, _after_timer_wait, _any, _any_cold, _arr, _byte, _byte_cold,",
-        "                  _flat_mask, _opcode, _push, _rd_call, _sbc_bcd, _signed, _status, _wr, _zp)",
+        "from .cpu import (ENDS_WITH_READ, _adc_bcd, _after_timer_wait, _after_timer_wait_below, _any, _any_cold, _arr,",
+        "                  _byte, _byte_cold, _flat_mask, _opcode, _push, _rd_call, _sbc_bcd, _signed, _status, _wr, _zp)",
         "from .layout import (A, C_SCHEME, CYC, DBUS, EX_FATAL, EXEC, FB, FC, FD, FI, FN, FNZ, FV, INSTR, IR,",
         "                     JAMMED, LAST_READ, PC, QV_OK, RAM0, SP, X, Y)",
         "from .tia import frame_constants",

@@ -10,7 +10,7 @@ OPS = {  # mnemonic+mode -> opcode (only what the tests use)
     "beq": 0xF0, "bpl": 0x10, "bmi": 0x30, "jmp": 0x4C, "nop": 0xEA, "sei": 0x78, "cld": 0xD8, "txs": 0x9A,
     "sta,x": 0x95, "and#": 0x29, "lda,x": 0xB5, "tax": 0xAA, "txa": 0x8A, "jam": 0x02, "bit": 0x24,
     "eor#": 0x49, "ldxabs": 0xAE, "ldyabs": 0xAC, "bitabs": 0x2C, "php": 0x08, "pla": 0x68,
-    "lsr": 0x4A, "ora#": 0x09,
+    "lsr": 0x4A, "ora#": 0x09, "cmp#": 0xC9, "bcc": 0x90,
 }
 
 
@@ -31,7 +31,7 @@ class Asm:
 
     def op(self, name: str, arg=None) -> "Asm":
         self.code.append(OPS[name])
-        if name in ("bne", "beq", "bpl", "bmi"):
+        if name in ("bne", "beq", "bpl", "bmi", "bcc"):
             self.fixups.append((len(self.code), arg, "rel"))
             self.code.append(0)
         elif name.endswith("abs") or name == "jmp":

@@ -220,6 +220,42 @@ def test_counting_timer_wait_loops_exit_on_the_exact_cycle(tmp_path):
     assert env.ram()[0x4A] >= 2  # the long wait, cut by the instruction limit, ended at least twice
 
 
+def test_timer_wait_below_loops_exit_on_the_exact_cycle(tmp_path):
+    # "L: LDA INTIM; BEQ out; CMP #n; BCC L" (Galaxian waits this way: until the timer reads 0 or at least
+    # n) is fast-forwarded too (cpu._timer_wait_below): it must leave on the same cycle, with the same
+    # registers and flags as ALE's — when it sees 0, when an 11-cycle iteration steps over a 0 that lasts
+    # fewer cycles and leaves on the first count past expiry, when it starts at n or above, when its BCC
+    # goes back across a page, and when a frame's 25 000 instructions end inside it.
+    loops = [(TIM64T, 3, 0x25), (TIM8T, 40, 0x80), (TIM1T, 150, 0xFF), (TIM8T, 20, 0x10), (TIM64T, 2, 0x03)]
+    a = prologue(Asm()).op("jmp", "frame")
+    while a.pc < 0xF0F8:  # the first loop's BCC (at $F100) goes back across a page
+        a.op("nop")
+    a.label("cross").op("ldaabs", INTIM).op("beq", "after_cross").op("cmp#", 0x40).op("bcc", "cross")
+    a.label("after_cross").op("jmp", "back")
+    a.label("frame").frame_start().lines(40, "top")
+    a.op("lda#", 3).op("staabs", TIM64T).op("jmp", "cross").label("back")
+    a.op("lda#", 0x1E).op("stazp", COLUBK)
+    ram = 0x90
+    for n, (rate, count, below) in enumerate(loops):
+        a.op("lda#", 0x55).op("ldx#", 0x11).op("ldy#", 0x22)
+        a.op("lda#", count).op("staabs", rate)
+        a.label(f"wait{n}").op("ldaabs", INTIM).op("beq", f"out{n}").op("cmp#", below).op("bcc", f"wait{n}")
+        a.label(f"out{n}").op("php").op("stazp", ram).op("stxzp", ram + 1).op("styzp", ram + 2).op("pla")
+        a.op("stazp", ram + 3).op("ldaabs", INTIM).op("stazp", ram + 4)
+        a.op("lda#", 0x20 + 0x10 * n).op("stazp", COLUBK)
+        ram += 5
+    a.lines(150, "bottom")
+    a.op("lda#", 0xFF).op("staabs", T1024T).label("long").op("ldaabs", INTIM).op("beq", "long_out")
+    a.op("cmp#", 0xF0).op("bcc", "long").label("long_out")
+    a.op("inczp", 0xCA).op("lda#", 0x30).op("stazp", COLUBK).lines(100, "tail").op("jmp", "frame")
+    env = run_both(tmp_path, a.rom(), frames=14)
+    r = env.ram()[0x10:0x10 + 5 * len(loops)].reshape(-1, 5)  # per loop: A, X, Y, P, INTIM after it
+    assert r[0, 0] == 0 and r[0, 3] & 0x02         # left on BEQ: A = 0, Z set
+    assert r[1, 0] >= 0x80 and r[1, 3] & 0x01     # stepped over 0: the first count past expiry, C set
+    assert r[3, 0] >= 0x10 and r[3, 1] == 0x11    # at n or above from the start: one pass, X kept
+    assert env.ram()[0x4A] >= 2  # the long wait, cut by the instruction limit, ended at least twice
+
+
 def test_swchb_idle_value_with_difficulty_b(tmp_path):
     a = prologue(Asm()).label("frame").frame_start()
     a.op("ldaabs", SWCHB).op("stazp", 0x90).lines(200, "l").op("jmp", "frame")
