@@ -333,6 +333,13 @@ def _loop_byte(s, rom, addr):
     return v if v >= 0 else _top_page_byte(s, rom, addr)
 
 
+@jit(inline="always")
+def _count_before_expiry(timer, shift, setcyc, at):
+    """``riot_peek``'s count for a timer read at cycle ``at``; >= 0 is its side-effect-free, pre-expiry
+    range (the wait loops' fast-forwards run only there)."""
+    return _to_int32(timer - (((at - setcyc) & U32) >> shift) - 1)
+
+
 @jit
 def _timer_wait(s, rom, pc, cyc, budget, branch_cycles, a):
     """Fast-forward of the commonest loop in 2600 games, ``L: LDA/LDX/LDY/BIT INTIM|TIMINT; BNE|BPL|BMI L``,
@@ -381,9 +388,8 @@ def _timer_wait(s, rom, pc, cyc, budget, branch_cycles, a):
     k = 0
     value = 0
     while budget >= instructions:
-        # riot_peek's count for a read stamped at the end of the 4-cycle load; t >= 0 is its
-        # side-effect-free, pre-expiry range
-        t = _to_int32(timer - ((((cyc + before + 3) - setcyc) & U32) >> shift) - 1)
+        # a read stamped at the end of the 4-cycle load
+        t = _count_before_expiry(timer, shift, setcyc, cyc + before + 3)
         if t < 0:
             break
         v = t if intim else 0
@@ -457,7 +463,7 @@ def _timer_wait_below(s, rom, pc, cyc, budget, branch_cycles):
     k = 0
     value = 0
     while budget >= 4:
-        t = _to_int32(timer - ((((cyc + 3) - setcyc) & U32) >> shift) - 1)  # as _timer_wait's reads
+        t = _count_before_expiry(timer, shift, setcyc, cyc + 3)
         if t <= 0 or t >= n:
             break  # expired, or the loop ends on this read: the interpreter runs it
         value = t
