@@ -28,8 +28,9 @@ from . import ale_core
 from ._jit import fetch_add, jit
 from .env import Env, paddle_delta
 from .layout import E_EPFRAME, E_FRAME, T_FBCUR, T_FRAMES, T_LASTUPD, T_PARTIAL, T_STOPDISP
+from .observe import lut_into, rgb_into
 from .palettes import NTSC, NTSC_GRAY, PAL, PAL_GRAY
-from .preprocess import Resize, linearize, max_into, palette_into, resize_area
+from .preprocess import Resize, linearize, max_into, resize_frame
 from .rng import mt_next, mt_seed
 from .vector import lane_rows, usable_cores
 
@@ -62,7 +63,11 @@ def uniform_below(rng, n):
 
 @jit
 def _capture(s, fb, raw_row, P, gray_lut, rgb_lut):
-    palette_into(fb[s[T_FBCUR]], P[P_HEIGHT] * 160, P[P_GRAY] != 0, gray_lut, rgb_lut, raw_row)
+    screen = fb[s[T_FBCUR], :P[P_HEIGHT] * 160]
+    if P[P_GRAY] != 0:
+        lut_into(screen, gray_lut, raw_row)
+    else:
+        rgb_into(screen, rgb_lut, raw_row)
 
 
 @jit
@@ -74,7 +79,7 @@ def _process_screen(i, RAW, STACK, ST, P, rp, xs, xw, ys, yw, SCR):
     head = ST[i, ST_HEAD]
     dst = STACK[i, head]
     if P[P_RESIZE]:
-        resize_area(raw0, dst, rp, xs, xw, ys, yw, SCR[i])
+        resize_frame(raw0, dst, rp, xs, xw, ys, yw, SCR[i])
     else:
         for k in range(dst.shape[0]):
             dst[k] = raw0[k]

@@ -1,11 +1,18 @@
-"""Image preprocessing for the vector environment, compiled and in place: palette lookups into a raw frame,
-the max of two frames, an area-average resize and a ring of stacked frames.
+"""Image preprocessing for the vector environment, compiled and in place: the max of two frames, an
+area-average resize and a ring of stacked frames (the frames' palette lookups are ``observe``'s).
 
 The resize reproduces OpenCV's ``cv::resize(..., INTER_AREA)`` for shrinking (what ale-py's vector
 environment runs): each output pixel is the mean of the source area it covers, with fractional weights at
 the area's edges. The weights are computed in double precision and stored as C floats, rows are summed
 in single precision in the same order, and the result is rounded half to even (``cvRound``). When both
 scale factors are whole numbers OpenCV takes its integer path (sum the block, then scale), and so do we.
+
+Grey frames (ale-py's default) take a faster route to the same sums (:func:`resize_grey`): the frame is
+transposed so that each source column is contiguous, the horizontal pass then runs down whole columns (one
+vector operation covers eight rows), and its result is transposed back so that the vertical pass runs along
+whole rows. Row by row, the horizontal pass gathers three pixels per output and cost most of a 60 µs
+resize; columns make it about 5 µs, and the transposes (8x8 byte tiles in 64-bit words) cost less than
+that saved. Every sum is still taken in the table's order, so the result is bit for bit the same.
 """
 from __future__ import annotations
 
@@ -71,9 +78,20 @@ class Resize:
         self.ys, self.yw = dense_table(src_h, dst_h)
         self.params = np.array([src_h, src_w, dst_h, dst_w, cn, int(self.block), self.by, self.bx], np.int64)
 
+    @property
+    def grey_columns(self) -> bool:
+        """Whether :func:`resize_grey` runs this resize (one channel, OpenCV's fractional path)."""
+        return self.shape[4] == 1 and not self.block
+
     def scratch(self, n: int) -> np.ndarray:
-        """Per-environment single-precision rows (a horizontal pass and a running sum)."""
-        return np.zeros((n, 2 * self.shape[3] * self.shape[4]), dtype=np.float32)
+        """Per-environment single-precision work space: a horizontal pass and a running sum, or for
+        :func:`resize_grey` the transposed frame, the horizontal pass by columns and by rows, and a sum."""
+        src_h, src_w, _, dst_w, cn = self.shape
+        size = 2 * dst_w * cn
+        if self.grey_columns:
+            stride = _column_stride(src_h)
+            size = 2 * dst_w * stride + dst_w + (stride * src_w + 3) // 4
+        return np.zeros((n, size), dtype=np.float32)
 
 
 @jit
@@ -141,6 +159,136 @@ def resize_area(src, dst, rp, xs, xw, ys, yw, scratch):
             dst[out + dx] = _round_u8(acc[dx])
 
 
+def _column_stride(src_h: int) -> int:
+    """Rows per transposed column: the height rounded up to whole 8x8 tiles."""
+    return (src_h + 7) // 8 * 8
+
+
+_M32 = np.uint64(0x00000000FFFFFFFF)
+_M16 = np.uint64(0x0000FFFF0000FFFF)
+_M8 = np.uint64(0x00FF00FF00FF00FF)
+
+
+@jit(inline="always")
+def _swap_bytes(a, b, shift, mask):
+    """Exchange ``a``'s bytes above ``shift`` (under ``mask``) with ``b``'s below it."""
+    t = ((a >> np.uint64(shift)) ^ b) & mask
+    return a ^ (t << np.uint64(shift)), b ^ t
+
+
+@jit
+def _to_columns(src, src_h, src_w, cols, stride):
+    """``cols[x*stride + r] = src[r*src_w + x]``. Whole 8x8 tiles (``src_w`` is a multiple of 8): eight
+    rows' words in, three rounds of exchanges (4x4, 2x2, 1x1 blocks), eight columns' words out."""
+    words = src[:src_h // 8 * 8 * src_w].view(np.uint64)
+    out = cols.view(np.uint64)
+    wpr = src_w // 8
+    cw = stride // 8
+    for rb in range(src_h // 8):
+        for xb in range(wpr):
+            i = rb * 8 * wpr + xb
+            a0, a1, a2, a3 = words[i], words[i + wpr], words[i + 2 * wpr], words[i + 3 * wpr]
+            a4, a5, a6, a7 = words[i + 4 * wpr], words[i + 5 * wpr], words[i + 6 * wpr], words[i + 7 * wpr]
+            a0, a4 = _swap_bytes(a0, a4, 32, _M32)
+            a1, a5 = _swap_bytes(a1, a5, 32, _M32)
+            a2, a6 = _swap_bytes(a2, a6, 32, _M32)
+            a3, a7 = _swap_bytes(a3, a7, 32, _M32)
+            a0, a2 = _swap_bytes(a0, a2, 16, _M16)
+            a1, a3 = _swap_bytes(a1, a3, 16, _M16)
+            a4, a6 = _swap_bytes(a4, a6, 16, _M16)
+            a5, a7 = _swap_bytes(a5, a7, 16, _M16)
+            a0, a1 = _swap_bytes(a0, a1, 8, _M8)
+            a2, a3 = _swap_bytes(a2, a3, 8, _M8)
+            a4, a5 = _swap_bytes(a4, a5, 8, _M8)
+            a6, a7 = _swap_bytes(a6, a7, 8, _M8)
+            o = xb * 8 * cw + rb
+            out[o], out[o + cw], out[o + 2 * cw], out[o + 3 * cw] = a0, a1, a2, a3
+            out[o + 4 * cw], out[o + 5 * cw], out[o + 6 * cw], out[o + 7 * cw] = a4, a5, a6, a7
+    for r in range(src_h // 8 * 8, src_h):
+        for x in range(src_w):
+            cols[x * stride + r] = src[r * src_w + x]
+
+
+@jit
+def _horizontal_columns(cols, stride, src_h, xs, xw, by_col):
+    """The horizontal pass down whole columns: ``by_col[d*stride + r]`` for every source row ``r``."""
+    for d in range(xs.shape[0]):
+        out = by_col[d * stride:d * stride + src_h]
+        c = cols[xs[d, 0] * stride:xs[d, 0] * stride + src_h]
+        w = xw[d, 0]
+        for r in range(src_h):
+            out[r] = np.float32(c[r]) * w
+        for k in range(1, xs.shape[1]):
+            c = cols[xs[d, k] * stride:xs[d, k] * stride + src_h]
+            w = xw[d, k]
+            for r in range(src_h):
+                out[r] = out[r] + np.float32(c[r]) * w
+
+
+@jit
+def _to_rows(by_col, stride, src_h, dst_w, by_row):
+    """``by_row[r*dst_w + d] = by_col[d*stride + r]``, eight columns at a time (each row's eight stores
+    are one run)."""
+    d0 = 0
+    while d0 + 8 <= dst_w:
+        for r in range(src_h):
+            row = by_row[r * dst_w + d0:r * dst_w + d0 + 8]
+            for j in range(8):
+                row[j] = by_col[(d0 + j) * stride + r]
+        d0 += 8
+    for d in range(d0, dst_w):
+        for r in range(src_h):
+            by_row[r * dst_w + d] = by_col[d * stride + r]
+
+
+@jit
+def _vertical_rows(by_row, dst_w, ys, yw, acc, dst):
+    """Each output row: its source rows' horizontal passes weighted and summed in the table's order, then
+    rounded half to even."""
+    for y in range(ys.shape[0]):
+        h = by_row[ys[y, 0] * dst_w:ys[y, 0] * dst_w + dst_w]
+        beta = yw[y, 0]
+        for dx in range(dst_w):
+            acc[dx] = beta * h[dx]
+        for k in range(1, ys.shape[1]):
+            beta = yw[y, k]
+            if beta == 0:
+                break  # padding
+            h = by_row[ys[y, k] * dst_w:ys[y, k] * dst_w + dst_w]
+            for dx in range(dst_w):
+                acc[dx] = acc[dx] + beta * h[dx]
+        out = dst[y * dst_w:y * dst_w + dst_w]
+        for dx in range(dst_w):
+            r = min(max(np.rint(acc[dx]), np.float32(0)), np.float32(255))
+            out[dx] = np.uint8(np.int32(r))
+
+
+@jit
+def resize_grey(src, dst, rp, xs, xw, ys, yw, scratch):
+    """:func:`resize_area` for one channel on OpenCV's fractional path (``Resize.grey_columns``), by
+    columns then rows; ``scratch`` as ``Resize.scratch`` sizes it."""
+    src_h, src_w, dst_w = rp[0], rp[1], rp[3]
+    stride = (src_h + 7) // 8 * 8
+    by_col = scratch[:dst_w * stride]
+    by_row = scratch[dst_w * stride:2 * dst_w * stride]
+    acc = scratch[2 * dst_w * stride:2 * dst_w * stride + dst_w]
+    cols = scratch[2 * dst_w * stride + dst_w:].view(np.uint8)
+    _to_columns(src, src_h, src_w, cols, stride)
+    _horizontal_columns(cols, stride, src_h, xs, xw, by_col)
+    _to_rows(by_col, stride, src_h, dst_w, by_row)
+    _vertical_rows(by_row, dst_w, ys, yw, acc, dst)
+
+
+@jit
+def resize_frame(src, dst, rp, xs, xw, ys, yw, scratch):
+    """The resize a vector environment runs: :func:`resize_grey` where it applies, else
+    :func:`resize_area`."""
+    if rp[4] == 1 and not rp[5]:
+        resize_grey(src, dst, rp, xs, xw, ys, yw, scratch)
+    else:
+        resize_area(src, dst, rp, xs, xw, ys, yw, scratch)
+
+
 @jit
 def _resize_blocks(src, dst, src_w, dst_h, dst_w, cn, by, bx):
     scale = np.float32(1.0) / np.float32(by * bx)
@@ -160,25 +308,10 @@ def _resize_blocks(src, dst, src_w, dst_h, dst_w, cn, by, bx):
 
 
 @jit
-def palette_into(src, n, gray, gray_lut, rgb_lut, dst):
-    """The first ``n`` palette indices of ``src`` as grey levels or RGB triples into ``dst``."""
-    if gray:
-        for k in range(n):
-            dst[k] = gray_lut[src[k]]
-    else:
-        for k in range(n):
-            c = src[k]
-            dst[3 * k] = rgb_lut[c, 0]
-            dst[3 * k + 1] = rgb_lut[c, 1]
-            dst[3 * k + 2] = rgb_lut[c, 2]
-
-
-@jit
 def max_into(dst, src):
     """``dst = max(dst, src)`` element by element."""
     for k in range(dst.shape[0]):
-        if src[k] > dst[k]:
-            dst[k] = src[k]
+        dst[k] = max(dst[k], src[k])  # no branch: the loop compiles to vector max instructions
 
 
 @jit

@@ -12,7 +12,7 @@ ale_py = pytest.importorskip("ale_py")
 from ale_py.vector_env import AtariVectorEnv  # noqa: E402
 
 from arcade_lab.engine.ale_vector import ArcadeLabVectorEnv  # noqa: E402
-from arcade_lab.engine.preprocess import Resize, resize_area  # noqa: E402
+from arcade_lab.engine.preprocess import Resize, resize_area, resize_frame  # noqa: E402
 
 # ale-py's preprocessing switched off: full-size single frames, no pooling, no NOOPs or FIRE, raw rewards
 RAW = dict(img_height=210, img_width=160, stack_num=1, grayscale=True, maxpool=False, noop_max=0,
@@ -145,12 +145,33 @@ def test_area_resize_equals_opencv_inter_area(shape, capsys):
             src = src // 64 * 64  # flat areas: many sums land exactly on halves
         src = src[..., 0] if cn == 1 else src
         out = np.zeros(h * w * cn, np.uint8)
-        resize_area(src.reshape(-1), out, rz.params, rz.xs, rz.xw, rz.ys, rz.yw, scratch)
+        resize_frame(src.reshape(-1), out, rz.params, rz.xs, rz.xw, rz.ys, rz.yw, scratch)
         ref = cv2.resize(np.ascontiguousarray(src), (w, h), interpolation=cv2.INTER_AREA).reshape(-1)
         worst = max(worst, int(np.abs(out.astype(int) - ref.astype(int)).max()))
     with capsys.disabled():
         print(f"\nresize 210x160 -> {h}x{w} ({cn} channel(s)): largest difference from cv2 INTER_AREA {worst}")
     assert worst == 0
+
+
+@pytest.mark.parametrize("src_h", [210, 250, 203])
+def test_grey_resize_by_columns_equals_the_row_by_row_reference(src_h):
+    """The vector env's grey resize (transpose, columns, transpose back) against ``resize_area``, which
+    sums row by row: PAL heights and heights that leave a partial 8x8 tile, widths that do too."""
+    rng = np.random.default_rng(src_h)
+    for h, w in [(84, 84), (100, 120), (42, 42), (97, 131), (src_h, 159), (src_h - 1, 83)]:
+        rz = Resize(src_h, 160, h, w, 1)
+        assert rz.grey_columns
+        scratch = rz.scratch(1)[0]
+        for t in range(4):
+            src = rng.integers(0, 256, size=src_h * 160, dtype=np.uint8)
+            if t % 2:
+                src = src // 64 * 64
+            ref = np.zeros(h * w, np.uint8)
+            resize_area(src, ref, rz.params, rz.xs, rz.xw, rz.ys, rz.yw, scratch)
+            scratch[:] = np.nan  # the fast route must not lean on what the reference left behind
+            out = np.zeros(h * w, np.uint8)
+            resize_frame(src, out, rz.params, rz.xs, rz.xw, rz.ys, rz.yw, scratch)
+            np.testing.assert_array_equal(out, ref, err_msg=f"{src_h}x160 -> {h}x{w}")
 
 
 def test_resize_refuses_to_enlarge():
