@@ -96,12 +96,8 @@ class Resize:
 
 @jit
 def _round_u8(v):
-    r = np.rint(v)
-    if r < 0:
-        return 0
-    if r > 255:
-        return 255
-    return np.int64(r)
+    """``cvRound`` saturated to 0..255 (half to even), without branches, so row loops stay vectorised."""
+    return np.int32(min(max(np.rint(v), np.float32(0)), np.float32(255)))
 
 
 @jit
@@ -159,7 +155,8 @@ def resize_area(src, dst, rp, xs, xw, ys, yw, scratch):
             dst[out + dx] = _round_u8(acc[dx])
 
 
-def _column_stride(src_h: int) -> int:
+@jit
+def _column_stride(src_h):
     """Rows per transposed column: the height rounded up to whole 8x8 tiles."""
     return (src_h + 7) // 8 * 8
 
@@ -259,8 +256,7 @@ def _vertical_rows(by_row, dst_w, ys, yw, acc, dst):
                 acc[dx] = acc[dx] + beta * h[dx]
         out = dst[y * dst_w:y * dst_w + dst_w]
         for dx in range(dst_w):
-            r = min(max(np.rint(acc[dx]), np.float32(0)), np.float32(255))
-            out[dx] = np.uint8(np.int32(r))
+            out[dx] = _round_u8(acc[dx])
 
 
 @jit
@@ -268,7 +264,7 @@ def resize_grey(src, dst, rp, xs, xw, ys, yw, scratch):
     """:func:`resize_area` for one channel on OpenCV's fractional path (``Resize.grey_columns``), by
     columns then rows; ``scratch`` as ``Resize.scratch`` sizes it."""
     src_h, src_w, dst_w = rp[0], rp[1], rp[3]
-    stride = (src_h + 7) // 8 * 8
+    stride = _column_stride(src_h)
     by_col = scratch[:dst_w * stride]
     by_row = scratch[dst_w * stride:2 * dst_w * stride]
     acc = scratch[2 * dst_w * stride:2 * dst_w * stride + dst_w]
