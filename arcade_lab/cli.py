@@ -107,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     d.set_defaults(func=_cmd_doctor)
 
     pa = sub.add_parser("parity", help="lockstep comparison against ale-py")
-    pa.add_argument("--games", nargs="+", default=["all"], help="'all' or game ids")
+    pa.add_argument("--games", nargs="+", default=["all"], help="'all' or game ids (spaces or commas between)")
     pa.add_argument("--frames", type=int, default=5000)
     pa.add_argument("--seed", type=int, nargs="+", default=[0], help="action seeds (several allowed)")
     pa.add_argument("--out", default="parity-out", help="folder for diff images and action traces")
@@ -121,7 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
     pa.set_defaults(func=_cmd_parity)
 
     b = sub.add_parser("bench", help="frames/s of our engine and ale-py side by side")
-    b.add_argument("--games", nargs="+", default=None, help="'all' (every game with ALE rules) or game ids")
+    b.add_argument("--games", nargs="+", default=None,
+                   help="'all' (every game with ALE rules) or game ids (spaces or commas between)")
     b.add_argument("--frames", type=int, default=4000)
     b.add_argument("--frameskip", type=int, default=4)
     b.add_argument("--rounds", type=int, default=5,
@@ -160,6 +161,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if not getattr(args, "cmd", None):
         args = parser.parse_args(["play"] + argv)
+    if getattr(args, "games", None):  # "--games pong,breakout" reads as "--games pong breakout"
+        args.games = [g for v in args.games for g in v.split(",") if g]
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:

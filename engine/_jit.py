@@ -11,6 +11,7 @@ import functools
 import hashlib
 import os
 import re
+import sys
 import threading
 from pathlib import Path
 
@@ -147,7 +148,6 @@ def write_sources_mark(folder: Path | None = None) -> None:
 def bundled_cache() -> Path | None:
     """The cache a wheel or a frozen bundle ships, warmed (for the generic CPU) from exactly these sources;
     else None. A source checkout where ``make wheel`` left an older one behind gets None too."""
-    import sys
 
     cands = [_ENGINE_DIR / SHIPPED / "numba" / _CACHE_LAYOUT]
     base = getattr(sys, "_MEIPASS", None)
@@ -192,7 +192,6 @@ def _import_numba():
     costs ~0.25 s, an eighth of the app's start. Here the module loads with the probe failing quietly
     (numba then uses its own loop there); ``np.dot`` and ``np.linalg`` still import SciPy when a function
     using them compiles, and SciPy itself is untouched for everybody else."""
-    import sys
 
     if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
         import numba
@@ -224,7 +223,6 @@ from numba.core import compiler as _compiler  # noqa: E402
 def _module_file(py_func, py_file: str) -> Path | None:
     """The real source file of one of our compiled functions, or None for anybody else's. In a frozen
     bundle ``co_filename`` may be relative; the module's ``__file__`` is not."""
-    import sys
 
     mod = sys.modules.get(getattr(py_func, "__module__", "") or "")
     return _our_source(getattr(mod, "__file__", None) or py_file)
@@ -517,6 +515,27 @@ call_mode_kernel = _pointer_caller(MODE_SIG, "call_mode_kernel", "Call a ``MODE_
 # Device accesses from the CPU loop: (state*, rom*, n_rom, fb*, request) -> int64. A call from the loop with
 # numba's own convention passes every array as its exploded struct (26 words pushed per TIA write, a
 # quarter of the loop's time in Pong); this one passes five.
+@_intrinsic
+def load_u32(typingctx, data, index):
+    """The four bytes ``data[index:index + 4]`` of a uint8 array as one little-endian integer, in one
+    unaligned load (no bounds check: the caller keeps ``index + 3`` inside the array). The 6502 loop reads
+    an instruction's opcode and operand bytes from ROM this way."""
+    if not (isinstance(data, _types.Array) and data.dtype == _types.uint8 and isinstance(index, _types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        i = context.cast(builder, args[1], signature.args[1], _types.intp)
+        ptr = _cgutils.get_item_pointer(context, builder, aryty, ary, [i])
+        word = builder.load(builder.bitcast(ptr, _ir.IntType(32).as_pointer()), align=1)
+        if sys.byteorder != "little":
+            word = builder.bswap(word)
+        return builder.zext(word, _ir.IntType(64))
+
+    return _types.int64(data, index), codegen
+
+
 DEVICE_SIG = _types.int64(_types.CPointer(_types.int64), _types.CPointer(_types.uint8), _types.int64,
                           _types.CPointer(_types.uint8), _types.int64)
 call_device = _pointer_caller(DEVICE_SIG, "call_device", "Call a ``DEVICE_SIG`` C callback at ``fnaddr``.")

@@ -16,7 +16,7 @@ import numpy as np
 from numba import carray
 
 from . import opcodes as oc
-from ._jit import DEVICE_SIG, call_device, jit, lazy_cfunc, ptr_i64, ptr_u8
+from ._jit import DEVICE_SIG, call_device, jit, lazy_cfunc, load_u32, ptr_i64, ptr_u8
 from .bus import S_FLAT64K, access_inline
 from .cart_bus import superchip_read
 from .carts import S_2K, S_4K, S_DPC, S_E0, S_F4, S_F4SC, S_F6, S_F6SC, S_F8, S_F8SC, S_F8SWAP, S_FE
@@ -209,6 +209,59 @@ def _opcode(s, rom, fb, flat, addr, draw, cyc, bus):
         if s[C_FAST_LO] <= off < s[C_FAST_HI]:
             return np.int64(rom[s[C_BASE] + off]), cyc
     return _byte(s, rom, fb, flat, addr, draw, cyc, bus)
+
+
+# The operand bytes an instruction's case reads from the fetch (``_instruction``): its length less one;
+# none for JSR, whose bytes come around its stack accesses, and BRK, whose padding byte is a dummy read
+# of its own (both fetch them in their cases when the fetch could not take them from ROM).
+OPERAND_BYTES = np.array([0 if op in (0x00, 0x20) else oc.MODE_BYTES[oc.MODE[op]] - 1 for op in range(256)],
+                         dtype=np.int64)
+_SELF_FETCHED = -1  # ``_instruction``'s operand word for JSR and BRK off the fast paths
+
+
+@jit(forceinline=True)
+def _instruction(s, rom, fb, flat, pc, draw, cyc, bus):
+    """The instruction at ``pc``: (opcode, operand word, cycles). The operand word holds the bytes after
+    the opcode, ``b1 | b2 << 8``, those the instruction has. Where all three bytes lie on one directly read
+    ROM stretch (a 2K/4K/FE image, the 4K-bank window, a mapped 64-byte page) they come from one
+    unaligned four-byte load: ROM reads have no side effects, so reading bytes an instruction does not
+    have is harmless, and each case finds its operands in a register instead of fetching them. Elsewhere
+    ``_instruction_far`` fetches them one by one as the cases did."""
+    if pc & (pc + 2) & 0x1000:  # all three in the cartridge's 4K, none past its end
+        if flat >= 0:
+            off = pc & flat
+            if off <= flat - 3:
+                w = load_u32(rom, off)
+                return w & 0xFF, (w >> 8) & 0xFFFF, cyc
+        elif flat == WINDOW:
+            off = pc & 0xFFF
+            if s[C_FAST_LO] <= off and off + 2 < s[C_FAST_HI]:
+                w = load_u32(rom, s[C_BASE] + off)
+                return w & 0xFF, (w >> 8) & 0xFFFF, cyc
+        else:
+            page = s[C_PAGE + ((pc >> 6) & 63)]
+            if page >= 0 and (pc & 63) <= 60:  # the fourth byte still inside the page
+                w = load_u32(rom, page + (pc & 63))
+                return w & 0xFF, (w >> 8) & 0xFFFF, cyc
+    return _instruction_far(s, rom, fb, flat, pc, draw, cyc, bus)
+
+
+@jit
+def _instruction_far(s, rom, fb, flat, pc, draw, cyc, bus):
+    """``_instruction`` off the direct ROM stretches (the top page, RAM, a device page, a stretch's last
+    bytes): the opcode, then each operand byte through ``_byte`` with every side effect. The cases used to
+    fetch their operands after adding their cycles: a device read here sees the cycle count it saw there,
+    and a stall it adds is kept."""
+    op, cyc = _opcode(s, rom, fb, flat, pc, draw, cyc, bus)
+    n = OPERAND_BYTES[op]
+    if n == 0:
+        return op, (_SELF_FETCHED if op == 0x00 or op == 0x20 else 0), cyc
+    at = cyc + oc.CYCLES[op]
+    lo, at = _byte(s, rom, fb, flat, (pc + 1) & 0xFFFF, draw, at, op)
+    hi = 0
+    if n == 2:
+        hi, at = _byte(s, rom, fb, flat, (pc + 2) & 0xFFFF, draw, at, lo)
+    return op, lo | (hi << 8), at - oc.CYCLES[op]
 
 
 @jit

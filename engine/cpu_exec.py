@@ -7,8 +7,9 @@ import numpy as np
 
 from ._jit import jit
 from .bus import S_FLAT64K
-from .cpu import (ENDS_WITH_READ, _adc_bcd, _after_timer_wait, _after_timer_wait_below, _any, _any_cold, _arr,
-                  _byte, _byte_cold, _flat_mask, _opcode, _push, _rd_call, _sbc_bcd, _signed, _status, _wr, _zp)
+from .cpu import (_SELF_FETCHED, ENDS_WITH_READ, _adc_bcd, _after_timer_wait, _after_timer_wait_below, _any,
+                  _any_cold, _arr, _byte, _byte_cold, _flat_mask, _instruction, _push, _rd_call, _sbc_bcd,
+                  _signed, _status, _wr, _zp)
 from .layout import (A, C_SCHEME, CYC, DBUS, EX_FATAL, EXEC, FB, FC, FD, FI, FN, FNZ, FV, INSTR, IR,
                      JAMMED, LAST_READ, PC, QV_OK, RAM0, SP, X, Y)
 from .tia import frame_constants
@@ -38,14 +39,15 @@ def execute(s, rom, fb, number, draw):
     left = number
     flat = _flat_mask(s, rom)
     op = 0
+    w = 0
     while True:
-        op, cyc = _opcode(s, rom, fb, flat, pc, draw, cyc, bus)
+        op, w, cyc = _instruction(s, rom, fb, flat, pc, draw, cyc, bus)
         pc = (pc + 1) & 0xFFFF
         bus = op
         wr = 0
         if op == 0x85:  # STA zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             wval = a
@@ -56,7 +58,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xD0:  # BNE rel
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
             if (nz & 0xFF) != 0:
@@ -68,10 +70,10 @@ def execute(s, rom, fb, number, draw):
                     a, x, y, nz, cyc, left = _after_timer_wait(s, rom, pc, cyc, left, 2 + extra, a, x, y, nz)
         elif op == 0xAD:  # LDA abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -82,7 +84,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xB1:  # LDA (zp),Y
             cyc += 5
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -98,7 +100,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xA5:  # LDA zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -107,7 +109,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x10:  # BPL rel
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
             if (nz & 0x180) == 0:
@@ -119,7 +121,7 @@ def execute(s, rom, fb, number, draw):
                     a, x, y, nz, cyc, left = _after_timer_wait(s, rom, pc, cyc, left, 2 + extra, a, x, y, nz)
         elif op == 0xA9:  # LDA imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
             a = val
@@ -130,7 +132,7 @@ def execute(s, rom, fb, number, draw):
             nz = y
         elif op == 0xF0:  # BEQ rel
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
             if (nz & 0xFF) == 0:
@@ -140,7 +142,7 @@ def execute(s, rom, fb, number, draw):
                 pc = target
         elif op == 0x86:  # STX zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             wval = x
@@ -155,7 +157,7 @@ def execute(s, rom, fb, number, draw):
             nz = x
         elif op == 0xB5:  # LDA zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -165,10 +167,10 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xB9:  # LDA abs,Y
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -181,7 +183,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xA4:  # LDY zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -190,7 +192,7 @@ def execute(s, rom, fb, number, draw):
             nz = y
         elif op == 0xB0:  # BCS rel
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
             if c != 0:
@@ -200,7 +202,7 @@ def execute(s, rom, fb, number, draw):
                 pc = target
         elif op == 0x84:  # STY zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             wval = y
@@ -211,10 +213,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xAE:  # LDX abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -227,7 +229,7 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
         elif op == 0x90:  # BCC rel
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
             if c == 0:
@@ -239,14 +241,14 @@ def execute(s, rom, fb, number, draw):
                     a, nz, cyc, left = _after_timer_wait_below(s, rom, pc, cyc, left, 2 + extra, a, nz)
         elif op == 0x29:  # AND imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
             a &= val
             nz = a
         elif op == 0x30:  # BMI rel
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
             if (nz & 0x180) != 0:
@@ -263,7 +265,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xA6:  # LDX zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -277,7 +279,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xC6:  # DEC zp
             cyc += 5
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -291,10 +293,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x4C:  # JMP abs
             cyc += 3
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -302,17 +304,17 @@ def execute(s, rom, fb, number, draw):
             pc = addr
         elif op == 0xC9:  # CMP imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
             nz = (a - val) & 0xFF
             c = 1 if a >= val else 0
         elif op == 0xBD:  # LDA abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -325,14 +327,14 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xA2:  # LDX imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
             x = val
             nz = x
         elif op == 0xC0:  # CPY imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
             nz = (y - val) & 0xFF
@@ -343,7 +345,7 @@ def execute(s, rom, fb, number, draw):
             nz = y
         elif op == 0xC4:  # CPY zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -363,7 +365,7 @@ def execute(s, rom, fb, number, draw):
             nz = x
         elif op == 0x95:  # STA zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -375,7 +377,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xE4:  # CPX zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -388,14 +390,14 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xA0:  # LDY imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
             y = val
             nz = y
         elif op == 0xE5:  # SBC zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -413,10 +415,10 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xAC:  # LDY abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -427,7 +429,7 @@ def execute(s, rom, fb, number, draw):
             nz = y
         elif op == 0xE6:  # INC zp
             cyc += 5
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -455,7 +457,7 @@ def execute(s, rom, fb, number, draw):
             s[SP] = sp
         elif op == 0xE0:  # CPX imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
             nz = (x - val) & 0xFF
@@ -463,14 +465,20 @@ def execute(s, rom, fb, number, draw):
         elif op == 0x20:  # JSR abs
             cyc += 6
             sp = s[SP]
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            if w == _SELF_FETCHED:
+                lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            else:
+                lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             dummy, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, lo)
             cyc = _push(s, rom, fb, 0x100 + sp, pc >> 8, draw, cyc, 1)
             sp = (sp - 1) & 0xFF
             cyc = _push(s, rom, fb, 0x100 + sp, pc & 0xFF, draw, cyc, 0)
             s[SP] = (sp - 1) & 0xFF
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, pc & 0xFF)
+            if w == _SELF_FETCHED:
+                hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, pc & 0xFF)
+            else:
+                hi = w >> 8
             bus = hi
             pc = lo | (hi << 8)
             wr = 2
@@ -494,7 +502,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xC5:  # CMP zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -503,7 +511,7 @@ def execute(s, rom, fb, number, draw):
             c = 1 if a >= val else 0
         elif op == 0x25:  # AND zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -512,7 +520,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xE9:  # SBC imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
             if s[FD] == 0:
@@ -542,10 +550,10 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x8D:  # STA abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -558,7 +566,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x65:  # ADC zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -575,14 +583,14 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x49:  # EOR imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
             a ^= val
             nz = a
         elif op == 0x69:  # ADC imm
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
             if s[FD] == 0:
@@ -597,7 +605,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x24:  # BIT zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -606,7 +614,7 @@ def execute(s, rom, fb, number, draw):
             s[FV] = (val >> 6) & 1
         elif op == 0x45:  # EOR zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -626,7 +634,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xD5:  # CMP zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -636,7 +644,7 @@ def execute(s, rom, fb, number, draw):
             c = 1 if a >= val else 0
         elif op == 0x05:  # ORA zp
             cyc += 3
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -648,10 +656,10 @@ def execute(s, rom, fb, number, draw):
             s[SP] = x
         elif op == 0x6C:  # JMP (ind)
             cyc += 5
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -663,10 +671,10 @@ def execute(s, rom, fb, number, draw):
             pc = addr
         elif op == 0xBE:  # LDX abs,Y
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -679,10 +687,10 @@ def execute(s, rom, fb, number, draw):
             nz = x
         elif op == 0x99:  # STA abs,Y
             cyc += 5
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -695,7 +703,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x31:  # AND (zp),Y
             cyc += 5
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -711,7 +719,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xB4:  # LDY zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -727,10 +735,10 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x2C:  # BIT abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -741,7 +749,7 @@ def execute(s, rom, fb, number, draw):
             s[FV] = (val >> 6) & 1
         elif op == 0x11:  # ORA (zp),Y
             cyc += 5
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -757,10 +765,10 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xDD:  # CMP abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -777,7 +785,7 @@ def execute(s, rom, fb, number, draw):
             nz = x
         elif op == 0x75:  # ADC zp,X
             cyc += 4
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -795,7 +803,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x94:  # STY zp,X
             cyc += 4
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -807,7 +815,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xA1:  # LDA (zp,X)
             cyc += 6
-            p, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -822,10 +830,10 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xBC:  # LDY abs,X
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -838,10 +846,10 @@ def execute(s, rom, fb, number, draw):
             nz = y
         elif op == 0xD9:  # CMP abs,Y
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -860,7 +868,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x70:  # BVS rel
             cyc += 2
-            val, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
             if s[FV] != 0:
@@ -870,14 +878,14 @@ def execute(s, rom, fb, number, draw):
                 pc = target
         elif op == 0x09:  # ORA imm
             cyc += 2
-            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
             a |= val
             nz = a
         elif op == 0x06:  # ASL zp
             cyc += 5
-            addr, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -892,7 +900,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x26:  # ROL zp
             cyc += 5
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -907,10 +915,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x8E:  # STX abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -923,7 +931,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x50:  # BVC rel
             cyc += 2
-            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
             if s[FV] == 0:
@@ -933,10 +941,10 @@ def execute(s, rom, fb, number, draw):
                 pc = target
         elif op == 0x8C:  # STY abs
             cyc += 4
-            lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -949,10 +957,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x3D:  # AND abs,X
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -965,7 +973,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x46:  # LSR zp
             cyc += 5
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -980,7 +988,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xB6:  # LDX zp,Y
             cyc += 4
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + y) & 0xFF
@@ -990,7 +998,7 @@ def execute(s, rom, fb, number, draw):
             nz = x
         elif op == 0x51:  # EOR (zp),Y
             cyc += 5
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -1009,10 +1017,10 @@ def execute(s, rom, fb, number, draw):
             s[FD] = 0
         elif op == 0x39:  # AND abs,Y
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1025,10 +1033,10 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x7D:  # ADC abs,X
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1049,7 +1057,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xF5:  # SBC zp,X
             cyc += 4
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1068,7 +1076,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x15:  # ORA zp,X
             cyc += 4
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1078,7 +1086,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x66:  # ROR zp
             cyc += 5
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -1093,7 +1101,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xD6:  # DEC zp,X
             cyc += 6
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1108,7 +1116,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x96:  # STX zp,Y
             cyc += 4
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + y) & 0xFF
@@ -1120,10 +1128,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x79:  # ADC abs,Y
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1144,7 +1152,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xF6:  # INC zp,X
             cyc += 6
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1159,7 +1167,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x76:  # ROR zp,X
             cyc += 6
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1175,10 +1183,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xCE:  # DEC abs
             cyc += 6
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1197,10 +1205,10 @@ def execute(s, rom, fb, number, draw):
             s[FD] = 1
         elif op == 0xF9:  # SBC abs,Y
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1222,10 +1230,10 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x9D:  # STA abs,X
             cyc += 5
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1238,10 +1246,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x19:  # ORA abs,Y
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1254,10 +1262,10 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x59:  # EOR abs,Y
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1270,10 +1278,10 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x1D:  # ORA abs,X
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1286,7 +1294,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x91:  # STA (zp),Y
             cyc += 6
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -1302,10 +1310,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xEC:  # CPX abs
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1330,7 +1338,7 @@ def execute(s, rom, fb, number, draw):
             s[SP] = sp
         elif op == 0x55:  # EOR zp,X
             cyc += 4
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1340,10 +1348,10 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x5D:  # EOR abs,X
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1356,7 +1364,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x36:  # ROL zp,X
             cyc += 6
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1372,10 +1380,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xFD:  # SBC abs,X
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1400,7 +1408,7 @@ def execute(s, rom, fb, number, draw):
             s[FV] = 0
         elif op == 0xD1:  # CMP (zp),Y
             cyc += 5
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -1416,10 +1424,10 @@ def execute(s, rom, fb, number, draw):
             c = 1 if a >= val else 0
         elif op == 0xED:  # SBC abs
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1439,7 +1447,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x16:  # ASL zp,X
             cyc += 6
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1455,10 +1463,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x2D:  # AND abs
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1511,7 +1519,7 @@ def execute(s, rom, fb, number, draw):
             s[SP] = sp
         elif op == 0x35:  # AND zp,X
             cyc += 4
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1521,10 +1529,10 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x4D:  # EOR abs
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1535,7 +1543,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x56:  # LSR zp,X
             cyc += 6
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1551,10 +1559,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x0D:  # ORA abs
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1565,10 +1573,10 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x6D:  # ADC abs
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1587,7 +1595,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xC1:  # CMP (zp,X)
             cyc += 6
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -1602,10 +1610,10 @@ def execute(s, rom, fb, number, draw):
             c = 1 if a >= val else 0
         elif op == 0x6E:  # ROR abs
             cyc += 6
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1622,10 +1630,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x1E:  # ASL abs,X
             cyc += 7
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1642,10 +1650,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xCD:  # CMP abs
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1656,7 +1664,7 @@ def execute(s, rom, fb, number, draw):
             c = 1 if a >= val else 0
         elif op == 0x71:  # ADC (zp),Y
             cyc += 5
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -1680,10 +1688,10 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x4E:  # LSR abs
             cyc += 6
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1700,10 +1708,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xCC:  # CPY abs
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1714,7 +1722,7 @@ def execute(s, rom, fb, number, draw):
             c = 1 if y >= val else 0
         elif op == 0x01:  # ORA (zp,X)
             cyc += 6
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -1734,7 +1742,7 @@ def execute(s, rom, fb, number, draw):
             wr = 2
         elif op == 0x03:  # SLO (zp,X)
             cyc += 8
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -1756,14 +1764,14 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x04:  # NOP zp
             cyc += 3
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
         elif op == 0x07:  # SLO zp
             cyc += 5
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -1779,7 +1787,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x0B:  # ANC imm
             cyc += 2
-            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
             a &= val
@@ -1787,10 +1795,10 @@ def execute(s, rom, fb, number, draw):
             c = a >> 7
         elif op == 0x0C:  # NOP abs
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1799,10 +1807,10 @@ def execute(s, rom, fb, number, draw):
             bus = val
         elif op == 0x0E:  # ASL abs
             cyc += 6
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1819,10 +1827,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x0F:  # SLO abs
             cyc += 6
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1845,7 +1853,7 @@ def execute(s, rom, fb, number, draw):
             wr = 2
         elif op == 0x13:  # SLO (zp),Y
             cyc += 8
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -1866,7 +1874,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x14:  # NOP zp,X
             cyc += 4
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1874,7 +1882,7 @@ def execute(s, rom, fb, number, draw):
             bus = val
         elif op == 0x17:  # SLO zp,X
             cyc += 6
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -1893,10 +1901,10 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
         elif op == 0x1B:  # SLO abs,Y
             cyc += 7
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1914,10 +1922,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x1C:  # NOP abs,X
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1928,10 +1936,10 @@ def execute(s, rom, fb, number, draw):
             bus = val
         elif op == 0x1F:  # SLO abs,X
             cyc += 7
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -1949,7 +1957,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x21:  # AND (zp,X)
             cyc += 6
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -1969,7 +1977,7 @@ def execute(s, rom, fb, number, draw):
             wr = 2
         elif op == 0x23:  # RLA (zp,X)
             cyc += 8
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -1991,7 +1999,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x27:  # RLA zp
             cyc += 5
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -2007,7 +2015,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x2B:  # ANC imm
             cyc += 2
-            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
             a &= val
@@ -2015,10 +2023,10 @@ def execute(s, rom, fb, number, draw):
             c = a >> 7
         elif op == 0x2E:  # ROL abs
             cyc += 6
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2035,10 +2043,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x2F:  # RLA abs
             cyc += 6
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2061,7 +2069,7 @@ def execute(s, rom, fb, number, draw):
             wr = 2
         elif op == 0x33:  # RLA (zp),Y
             cyc += 8
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -2082,7 +2090,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x34:  # NOP zp,X
             cyc += 4
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -2090,7 +2098,7 @@ def execute(s, rom, fb, number, draw):
             bus = val
         elif op == 0x37:  # RLA zp,X
             cyc += 6
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -2109,10 +2117,10 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
         elif op == 0x3B:  # RLA abs,Y
             cyc += 7
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2130,10 +2138,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x3C:  # NOP abs,X
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2144,10 +2152,10 @@ def execute(s, rom, fb, number, draw):
             bus = val
         elif op == 0x3E:  # ROL abs,X
             cyc += 7
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2164,10 +2172,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x3F:  # RLA abs,X
             cyc += 7
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2185,7 +2193,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x41:  # EOR (zp,X)
             cyc += 6
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -2205,7 +2213,7 @@ def execute(s, rom, fb, number, draw):
             wr = 2
         elif op == 0x43:  # SRE (zp,X)
             cyc += 8
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -2227,14 +2235,14 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x44:  # NOP zp
             cyc += 3
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
         elif op == 0x47:  # SRE zp
             cyc += 5
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -2250,7 +2258,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x4B:  # ASR imm
             cyc += 2
-            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
             a &= val
@@ -2259,10 +2267,10 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0x4F:  # SRE abs
             cyc += 6
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2285,7 +2293,7 @@ def execute(s, rom, fb, number, draw):
             wr = 2
         elif op == 0x53:  # SRE (zp),Y
             cyc += 8
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -2306,7 +2314,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x54:  # NOP zp,X
             cyc += 4
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -2314,7 +2322,7 @@ def execute(s, rom, fb, number, draw):
             bus = val
         elif op == 0x57:  # SRE zp,X
             cyc += 6
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -2336,10 +2344,10 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
         elif op == 0x5B:  # SRE abs,Y
             cyc += 7
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2357,10 +2365,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x5C:  # NOP abs,X
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2371,10 +2379,10 @@ def execute(s, rom, fb, number, draw):
             bus = val
         elif op == 0x5E:  # LSR abs,X
             cyc += 7
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2391,10 +2399,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x5F:  # SRE abs,X
             cyc += 7
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2412,7 +2420,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x61:  # ADC (zp,X)
             cyc += 6
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -2440,7 +2448,7 @@ def execute(s, rom, fb, number, draw):
             wr = 2
         elif op == 0x63:  # RRA (zp,X)
             cyc += 8
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -2470,14 +2478,14 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x64:  # NOP zp
             cyc += 3
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
             bus = val
         elif op == 0x67:  # RRA zp
             cyc += 5
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -2501,16 +2509,16 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x6B:  # ARR imm
             cyc += 2
-            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
             a, c, nz = _arr(s, a, val, c)
         elif op == 0x6F:  # RRA abs
             cyc += 6
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2541,7 +2549,7 @@ def execute(s, rom, fb, number, draw):
             wr = 2
         elif op == 0x73:  # RRA (zp),Y
             cyc += 8
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -2570,7 +2578,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x74:  # NOP zp,X
             cyc += 4
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -2578,7 +2586,7 @@ def execute(s, rom, fb, number, draw):
             bus = val
         elif op == 0x77:  # RRA zp,X
             cyc += 6
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -2608,10 +2616,10 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
         elif op == 0x7B:  # RRA abs,Y
             cyc += 7
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2637,10 +2645,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x7C:  # NOP abs,X
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2651,10 +2659,10 @@ def execute(s, rom, fb, number, draw):
             bus = val
         elif op == 0x7E:  # ROR abs,X
             cyc += 7
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2671,10 +2679,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x7F:  # RRA abs,X
             cyc += 7
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2700,12 +2708,12 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x80:  # NOP imm
             cyc += 2
-            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
         elif op == 0x81:  # STA (zp,X)
             cyc += 6
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -2722,12 +2730,12 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x82:  # NOP imm
             cyc += 2
-            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
         elif op == 0x83:  # SAX (zp,X)
             cyc += 6
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -2744,7 +2752,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x87:  # SAX zp
             cyc += 3
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             wval = a & x
@@ -2755,22 +2763,22 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x89:  # NOP imm
             cyc += 2
-            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
         elif op == 0x8B:  # ANE imm
             cyc += 2
-            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
             a = (a | 0xEE) & x & val
             nz = a
         elif op == 0x8F:  # SAX abs
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2788,7 +2796,7 @@ def execute(s, rom, fb, number, draw):
             wr = 2
         elif op == 0x93:  # SHA (zp),Y
             cyc += 6
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -2804,7 +2812,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x97:  # SAX zp,Y
             cyc += 4
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + y) & 0xFF
@@ -2816,10 +2824,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x9B:  # SHS abs,Y
             cyc += 5
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2833,10 +2841,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x9C:  # SHY abs,X
             cyc += 5
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2849,10 +2857,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x9E:  # SHX abs,Y
             cyc += 5
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2865,10 +2873,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0x9F:  # SHA abs,Y
             cyc += 5
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2881,7 +2889,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xA3:  # LAX (zp,X)
             cyc += 6
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -2897,7 +2905,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xA7:  # LAX zp
             cyc += 4
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -2907,7 +2915,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xAB:  # LXA imm
             cyc += 2
-            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
             a = (a | 0xEE) & val
@@ -2915,10 +2923,10 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xAF:  # LAX abs
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2935,7 +2943,7 @@ def execute(s, rom, fb, number, draw):
             wr = 2
         elif op == 0xB3:  # LAX (zp),Y
             cyc += 5
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -2952,7 +2960,7 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xB7:  # LAX zp,Y
             cyc += 4
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + y) & 0xFF
@@ -2963,10 +2971,10 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xBB:  # LAS abs,Y
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2981,10 +2989,10 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xBF:  # LAX abs,Y
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -2998,12 +3006,12 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xC2:  # NOP imm
             cyc += 2
-            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
         elif op == 0xC3:  # DCP (zp,X)
             cyc += 8
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -3024,7 +3032,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xC7:  # DCP zp
             cyc += 5
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -3039,7 +3047,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xCB:  # SBX imm
             cyc += 2
-            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
             t = (x & a) - val
@@ -3048,10 +3056,10 @@ def execute(s, rom, fb, number, draw):
             c = 1 if t >= 0 else 0
         elif op == 0xCF:  # DCP abs
             cyc += 6
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -3073,7 +3081,7 @@ def execute(s, rom, fb, number, draw):
             wr = 2
         elif op == 0xD3:  # DCP (zp),Y
             cyc += 8
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -3093,7 +3101,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xD4:  # NOP zp,X
             cyc += 4
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -3101,7 +3109,7 @@ def execute(s, rom, fb, number, draw):
             bus = val
         elif op == 0xD7:  # DCP zp,X
             cyc += 6
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -3119,10 +3127,10 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
         elif op == 0xDB:  # DCP abs,Y
             cyc += 7
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -3139,10 +3147,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xDC:  # NOP abs,X
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -3153,10 +3161,10 @@ def execute(s, rom, fb, number, draw):
             bus = val
         elif op == 0xDE:  # DEC abs,X
             cyc += 7
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -3172,10 +3180,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xDF:  # DCP abs,X
             cyc += 7
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -3192,7 +3200,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xE1:  # SBC (zp,X)
             cyc += 6
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -3216,12 +3224,12 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xE2:  # NOP imm
             cyc += 2
-            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
         elif op == 0xE3:  # ISB (zp,X)
             cyc += 8
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             p = (p + x) & 0xFF
@@ -3251,7 +3259,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xE7:  # ISB zp
             cyc += 5
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
@@ -3275,7 +3283,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xEB:  # SBC imm
             cyc += 2
-            val, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            val = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = val
             if s[FD] == 0:
@@ -3291,10 +3299,10 @@ def execute(s, rom, fb, number, draw):
             nz = a
         elif op == 0xEE:  # INC abs
             cyc += 6
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -3310,10 +3318,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xEF:  # ISB abs
             cyc += 6
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -3339,7 +3347,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xF1:  # SBC (zp),Y
             cyc += 5
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -3369,7 +3377,7 @@ def execute(s, rom, fb, number, draw):
             wr = 2
         elif op == 0xF3:  # ISB (zp),Y
             cyc += 8
-            p, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            p = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = p
             lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
@@ -3398,7 +3406,7 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xF4:  # NOP zp,X
             cyc += 4
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -3406,7 +3414,7 @@ def execute(s, rom, fb, number, draw):
             bus = val
         elif op == 0xF7:  # ISB zp,X
             cyc += 6
-            addr, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            addr = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = addr
             addr = (addr + x) & 0xFF
@@ -3433,10 +3441,10 @@ def execute(s, rom, fb, number, draw):
             cyc += 2
         elif op == 0xFB:  # ISB abs,Y
             cyc += 7
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -3462,10 +3470,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xFC:  # NOP abs,X
             cyc += 4
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -3476,10 +3484,10 @@ def execute(s, rom, fb, number, draw):
             bus = val
         elif op == 0xFE:  # INC abs,X
             cyc += 7
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)
@@ -3495,10 +3503,10 @@ def execute(s, rom, fb, number, draw):
             bus = wval
         elif op == 0xFF:  # ISB abs,X
             cyc += 7
-            lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            lo = w & 0xFF
             pc = (pc + 1) & 0xFFFF
             bus = lo
-            hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            hi = w >> 8
             pc = (pc + 1) & 0xFFFF
             bus = hi
             base = lo | (hi << 8)

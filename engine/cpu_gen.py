@@ -49,9 +49,9 @@ INLINED = frozenset(MEASURED[:72] + HEAVY)
 assert len(set(MEASURED)) == 134 and sorted(ORDER) == list(range(256))
 
 
-def _fetch(dst: str) -> list[str]:
-    """The next instruction byte into ``dst``."""
-    return [f"{dst}, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)", "pc = (pc + 1) & 0xFFFF", f"bus = {dst}"]
+def _fetch(dst: str, k: int = 0) -> list[str]:
+    """Operand byte ``k`` (0 or 1) into ``dst``, from the operand word ``w`` the fetch read with the opcode."""
+    return [f"{dst} = {'w & 0xFF' if k == 0 else 'w >> 8'}", "pc = (pc + 1) & 0xFFFF", f"bus = {dst}"]
 
 
 def _address(mode: int, reads: bool, cross: bool) -> list[str]:
@@ -69,7 +69,7 @@ def _address(mode: int, reads: bool, cross: bool) -> list[str]:
             out += ["val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)", "bus = val"]
         return out
     if mode in (oc.ABS, oc.ABX, oc.ABY, oc.IND):
-        out = _fetch("lo") + _fetch("hi") + ["base = lo | (hi << 8)"]
+        out = _fetch("lo") + _fetch("hi", 1) + ["base = lo | (hi << 8)"]
         if mode == oc.IND:  # JMP ($xxFF) takes the high byte from $xx00
             out += ["lo, cyc = _any(s, rom, fb, flat, base, draw, cyc, bus)",
                     "hi, cyc = _any(s, rom, fb, flat, (base & 0xFF00) | ((base + 1) & 0xFF), draw, cyc, lo)",
@@ -183,11 +183,15 @@ def _operation(name: str, op: int, mode: int) -> list[str]:
                     " nz)"]
         return out
     if name == "JSR":
-        return (["sp = s[SP]", "lo, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, bus)", "pc = (pc + 1) & 0xFFFF",
+        # its bytes come from the operand word when the fetch read them from ROM, else one by one around
+        # the stack accesses, as the 6502 reads them
+        return (["sp = s[SP]", "if w == _SELF_FETCHED:", "    lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)",
+                 "else:", "    lo = w & 0xFF", "pc = (pc + 1) & 0xFFFF",
                  "dummy, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, lo)",
                  "cyc = _push(s, rom, fb, 0x100 + sp, pc >> 8, draw, cyc, 1)", "sp = (sp - 1) & 0xFF",
                  "cyc = _push(s, rom, fb, 0x100 + sp, pc & 0xFF, draw, cyc, 0)", "s[SP] = (sp - 1) & 0xFF",
-                 "hi, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, pc & 0xFF)", "bus = hi", "pc = lo | (hi << 8)"])
+                 "if w == _SELF_FETCHED:", "    hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, pc & 0xFF)",
+                 "else:", "    hi = w >> 8", "bus = hi", "pc = lo | (hi << 8)"])
     if name in ("RTS", "RTI", "PLA", "PLP"):
         out = ["sp = s[SP]", "dummy, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, bus)"]
         out += _stack_pull("val", "dummy") + ["bus = val"]
@@ -247,8 +251,9 @@ def source() -> str:
         "",
         "from ._jit import jit",
         "from .bus import S_FLAT64K",
-        "from .cpu import (ENDS_WITH_READ, _adc_bcd, _after_timer_wait, _after_timer_wait_below, _any, _any_cold, _arr,",
-        "                  _byte, _byte_cold, _flat_mask, _opcode, _push, _rd_call, _sbc_bcd, _signed, _status, _wr, _zp)",
+        "from .cpu import (_SELF_FETCHED, ENDS_WITH_READ, _adc_bcd, _after_timer_wait, _after_timer_wait_below, _any,",
+        "                  _any_cold, _arr, _byte, _byte_cold, _flat_mask, _instruction, _push, _rd_call, _sbc_bcd,",
+        "                  _signed, _status, _wr, _zp)",
         "from .layout import (A, C_SCHEME, CYC, DBUS, EX_FATAL, EXEC, FB, FC, FD, FI, FN, FNZ, FV, INSTR, IR,",
         "                     JAMMED, LAST_READ, PC, QV_OK, RAM0, SP, X, Y)",
         "from .tia import frame_constants",
@@ -278,8 +283,9 @@ def source() -> str:
         "    left = number",
         "    flat = _flat_mask(s, rom)",
         "    op = 0",
+        "    w = 0",
         "    while True:",
-        "        op, cyc = _opcode(s, rom, fb, flat, pc, draw, cyc, bus)",
+        "        op, w, cyc = _instruction(s, rom, fb, flat, pc, draw, cyc, bus)",
         "        pc = (pc + 1) & 0xFFFF",
         "        bus = op",
         "        wr = 0",

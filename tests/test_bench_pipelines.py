@@ -43,3 +43,9 @@ def test_pipelines_prints_a_ratio_for_every_path(capsys, tmp_path):
 def test_unknown_game_is_refused_clearly():
     with pytest.raises(SystemExit, match="no Gymnasium id for no_such_game"):
         cli.main(["bench", "--pipelines", "--games", "pong", "no_such_game", "--steps", "5", "--rounds", "1"])
+
+
+def test_games_may_be_listed_with_commas():
+    # the comma list reaches the game check whole: its second id is the one refused
+    with pytest.raises(SystemExit, match="no Gymnasium id for no_such_game"):
+        cli.main(["bench", "--pipelines", "--games", "pong,no_such_game", "--steps", "5", "--rounds", "1"])
