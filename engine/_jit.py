@@ -512,9 +512,14 @@ MODE_SIG = _types.int64(_types.CPointer(_types.int64), _types.int64, _types.CPoi
                         _types.int64)
 call_mode_kernel = _pointer_caller(MODE_SIG, "call_mode_kernel", "Call a ``MODE_SIG`` C callback at ``fnaddr``.")
 
-# Device accesses from the CPU loop: (state*, rom*, n_rom, fb*, request) -> int64. A call from the loop with
-# numba's own convention passes every array as its exploded struct (26 words pushed per TIA write, a
-# quarter of the loop's time in Pong); this one passes five.
+def _element_pointer(context, builder, signature, args):
+    """The address of ``array[index]`` for an intrinsic called as ``f(array, index)``."""
+    aryty = signature.args[0]
+    ary = context.make_array(aryty)(context, builder, args[0])
+    i = context.cast(builder, args[1], signature.args[1], _types.intp)
+    return _cgutils.get_item_pointer(context, builder, aryty, ary, [i])
+
+
 @_intrinsic
 def load_u32(typingctx, data, index):
     """The four bytes ``data[index:index + 4]`` of a uint8 array as one little-endian integer, in one
@@ -524,10 +529,7 @@ def load_u32(typingctx, data, index):
         return None
 
     def codegen(context, builder, signature, args):
-        aryty = signature.args[0]
-        ary = context.make_array(aryty)(context, builder, args[0])
-        i = context.cast(builder, args[1], signature.args[1], _types.intp)
-        ptr = _cgutils.get_item_pointer(context, builder, aryty, ary, [i])
+        ptr = _element_pointer(context, builder, signature, args)
         word = builder.load(builder.bitcast(ptr, _ir.IntType(32).as_pointer()), align=1)
         if sys.byteorder != "little":
             word = builder.bswap(word)
@@ -536,6 +538,9 @@ def load_u32(typingctx, data, index):
     return _types.int64(data, index), codegen
 
 
+# Device accesses from the CPU loop: (state*, rom*, n_rom, fb*, request) -> int64. A call from the loop with
+# numba's own convention passes every array as its exploded struct (26 words pushed per TIA write, a
+# quarter of the loop's time in Pong); this one passes five.
 DEVICE_SIG = _types.int64(_types.CPointer(_types.int64), _types.CPointer(_types.uint8), _types.int64,
                           _types.CPointer(_types.uint8), _types.int64)
 call_device = _pointer_caller(DEVICE_SIG, "call_device", "Call a ``DEVICE_SIG`` C callback at ``fnaddr``.")
@@ -550,10 +555,7 @@ def fetch_add(typingctx, counters, index):
         return None
 
     def codegen(context, builder, signature, args):
-        aryty = signature.args[0]
-        ary = context.make_array(aryty)(context, builder, args[0])
-        i = context.cast(builder, args[1], signature.args[1], _types.intp)
-        ptr = _cgutils.get_item_pointer(context, builder, aryty, ary, [i])
+        ptr = _element_pointer(context, builder, signature, args)
         return builder.atomic_rmw("add", ptr, context.get_constant(_types.int64, 1), "monotonic")
 
     return _types.int64(counters, index), codegen

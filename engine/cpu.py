@@ -200,10 +200,9 @@ def _byte(s, rom, fb, flat, addr, draw, cyc, bus):
 
 @jit(forceinline=True)
 def _opcode(s, rom, fb, flat, addr, draw, cyc, bus):
-    """The opcode fetch: ``_byte``, with the 4K-bank cartridges' (F8, F6, F4, their Superchip forms, DPC)
-    ROM window read as one bank: ``rom[bank base + offset]`` takes loads that do not wait for the program
-    counter where the page map's entry does, so the opcode reaches the dispatch one load sooner. E0's
-    1K slices are not contiguous and keep the page map."""
+    """An opcode fetch off the fast stretches (``_instruction_far``): ``_byte``, with the 4K-bank cartridges'
+    (F8, F6, F4, their Superchip forms, DPC) ROM window read as one bank, ``rom[bank base + offset]``, which
+    does not wait on the page map's entry. E0's 1K slices are not contiguous and keep the page map."""
     if flat == WINDOW and addr & 0x1000:
         off = addr & 0xFFF
         if s[C_FAST_LO] <= off < s[C_FAST_HI]:
