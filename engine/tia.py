@@ -641,6 +641,47 @@ def write_x(s, cyc):
 
 
 @jit(forceinline=True)
+def _draw_marked(s, buf, ob, at, lo, hi, pf, refl, pps, coll):
+    """The marked pixels of ``ob`` in [lo, hi) over a line whose pixel 0 is ``buf[at]``: each one's colour by
+    priority among its objects and the playfield, its collisions ORed into ``coll`` (returned), its mark
+    cleared. Four pixels at a time where one set of objects covers a whole 4-aligned block — wide sprites,
+    missiles and balls, the common case — as the playfield's bit is one per block too: one colour, one
+    collision lookup, one 32-bit store. Objects far apart leave most of [lo, hi) unmarked: eight marks are
+    tested at a time (the scratch row is 8-aligned and zero outside the marks, so a skip may run past
+    ``hi``). Indices are unsigned (no negative-index fix-ups), and the colour is read from the register
+    PRIORITY names, COLUBK + 0..3 in ALE's order, rather than chosen by branches a mixed span mispredicts."""
+    ob64 = ob.view(np.uint64)
+    ob32 = ob.view(np.uint32)
+    buf32 = buf.view(np.uint32)
+    ur = np.uint64(refl)
+    x = np.uint64(lo & ~3)
+    end = np.uint64(hi)
+    while x < end:
+        if (x & np.uint64(7)) == 0 and ob64[x >> np.uint64(3)] == 0:
+            x += np.uint64(8)
+            continue
+        q = np.uint64(ob32[x >> np.uint64(2)])
+        if q:
+            ob32[x >> np.uint64(2)] = 0
+            half = np.uint64(1) if x >= np.uint64(80) else np.uint64(0)
+            pfb = PF_BIT if pf & PF_BLOCK_MASK[ur, x >> np.uint64(2)] else 0
+            o = q & np.uint64(0xFF)
+            if q == o * np.uint64(0x01010101):
+                e = np.int64(o) | pfb
+                coll |= COLLISION[e]
+                buf32[(at + x) >> np.uint64(2)] = np.uint32(s[T_COLUBK + PRIORITY[half, e | pps]] * 0x01010101)
+            else:
+                for k in range(4):
+                    o = (q >> np.uint64(8 * k)) & np.uint64(0xFF)
+                    if o:
+                        e = np.int64(o) | pfb
+                        coll |= COLLISION[e]
+                        buf[at + x + np.uint64(k)] = s[T_COLUBK + PRIORITY[half, e | pps]]
+        x += np.uint64(4)
+    return coll
+
+
+@jit(forceinline=True)
 def _render(s, buf, ob, fp, count, hpos, draw):
     """Draw ``count`` visible pixels from pixel ``hpos`` of the current line at buffer offset ``fp``,
     accumulating collisions. With ``draw`` false only collisions are computed. ``ob`` is a zeroed
@@ -705,27 +746,7 @@ def _render(s, buf, ob, fp, count, hpos, draw):
             pfl = c1 if pcl == 1 else (c2 if pcl == 2 else c3)
             pfr = c1 if pcr == 1 else (c2 if pcr == 2 else c3)
             _draw_playfield(buf, fp, x0, x1, pf, refl, pfl, pfr, bk)
-    coll = s[T_COLLISION]
-    # Objects far apart leave most of [lo, hi) unmarked: test eight marks at a time (the scratch row is
-    # 8-aligned and zero outside the marks, so a skip may safely run past ``hi``).
-    # (Indices unsigned: no negative-index fix-ups. The colour is read from the register PRIORITY names,
-    # COLUBK + 0..3 in ALE's order, rather than chosen by branches a mixed span mispredicts.)
-    x = lo
-    at = np.uint64(fp - x0)
-    while x < hi:
-        ux = np.uint64(x)
-        if (x & 7) == 0 and ob64[ux >> np.uint64(3)] == 0:
-            x += 8
-            continue
-        o = ob[ux]
-        if o:
-            ob[ux] = 0
-            e = o | (PF_BIT if pf & PF_MASK[refl, x] else 0)
-            coll |= COLLISION[e]
-            if draw:
-                buf[at + ux] = s[T_COLUBK + PRIORITY[1 if x >= 80 else 0, e | pps]]
-        x += 1
-    s[T_COLLISION] = coll
+    s[T_COLLISION] = _draw_marked(s, buf, ob, np.uint64(fp - x0), lo, hi, pf, refl, pps, s[T_COLLISION])
     if draw:
         end = fp + count
         if end & 3:
