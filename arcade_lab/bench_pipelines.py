@@ -3,8 +3,9 @@ ale-py's in one run.
 
 Each path is built twice, once on ``ArcadeLab/<Game>`` ids and once on ale-py's, with the same keyword
 arguments and wrappers. Both play the same seeded random actions from ``reset(seed=0)``, resetting when an
-episode ends; after a short untimed warm-up the two take turns for several rounds and each side's best
-run counts (machine load only ever slows a run down, and taking turns exposes both to it alike). What a
+episode ends. After a short untimed warm-up, each round times both sides over the same steps, the two
+taking turns every ``CHUNK_STEPS`` steps (``timed_round``), and each side's best round counts: machine
+load only ever slows a run down, and taking turns this often exposes both sides to it alike. What a
 step does is whatever the path's outermost wrapper does: one ``env.step`` of the stack.
 """
 from __future__ import annotations
@@ -20,6 +21,7 @@ import numpy as np
 PIPELINE_GAMES = ["breakout", "pong", "seaquest"]
 SIDES = ("ours", "ale-py")
 WARMUP_STEPS = 20
+CHUNK_STEPS = 50
 
 
 class Missing(Exception):
@@ -124,26 +126,48 @@ class Row:
         return None if self.ours is None else self.ours / self.theirs
 
 
-def _runner(env, steps: int, seed: int = 0) -> Callable[[], float]:
-    """A function timing ``steps`` random steps of ``env`` from ``reset(seed)`` (steps/s); it has played a
-    warm-up first, so compilation and first-call costs stay out of the timing."""
-    acts = np.random.default_rng(seed).integers(int(env.action_space.n), size=steps + WARMUP_STEPS)
+class _Player:
+    """One side of a path: its environment playing ``steps`` seeded random actions from ``reset(seed)``,
+    resetting when an episode ends, timed a chunk at a time. It has played a warm-up first, so compilation
+    and first-call costs stay out of the timing."""
 
-    def play(actions) -> None:
+    def __init__(self, env, steps: int, seed: int = 0):
+        self.env, self.seed = env, seed
+        self.actions = np.random.default_rng(seed).integers(int(env.action_space.n), size=steps + WARMUP_STEPS)
+        self.restart()
+        self._play(self.actions[:WARMUP_STEPS])
+
+    def _play(self, actions) -> None:
+        env = self.env
         for a in actions:
             _, _, term, trunc, _ = env.step(a)
             if term or trunc:
                 env.reset()
 
-    env.reset(seed=seed)
-    play(acts[:WARMUP_STEPS])
+    def restart(self) -> None:
+        self.env.reset(seed=self.seed)
 
-    def run() -> float:
-        env.reset(seed=seed)
+    def chunk(self, start: int, n: int) -> float:
+        """Seconds for timed steps ``start .. start + n``."""
+        actions = self.actions[WARMUP_STEPS + start:WARMUP_STEPS + start + n]
         t = time.perf_counter()
-        play(acts[WARMUP_STEPS:])
-        return steps / (time.perf_counter() - t)
-    return run
+        self._play(actions)
+        return time.perf_counter() - t
+
+
+def timed_round(players: list[_Player], steps: int) -> list[float]:
+    """Each side's steps/s over one run of ``steps`` steps from ``reset(seed)``. The sides take turns every
+    ``CHUNK_STEPS`` steps, the first to go alternating, so a slow patch of a shared machine (they last
+    seconds) falls on both alike instead of on whichever side happened to be running."""
+    for p in players:
+        p.restart()
+    seconds = [0.0] * len(players)
+    for k, start in enumerate(range(0, steps, CHUNK_STEPS)):
+        n = min(CHUNK_STEPS, steps - start)
+        order = range(len(players)) if k % 2 == 0 else reversed(range(len(players)))
+        for i in order:
+            seconds[i] += players[i].chunk(start, n)
+    return [steps / t for t in seconds]
 
 
 def bench_path(name: str, build: Callable, game: str, steps: int, rounds: int) -> Row:
@@ -151,12 +175,11 @@ def bench_path(name: str, build: Callable, game: str, steps: int, rounds: int) -
         envs = [build(game, side) for side in SIDES]
     except Missing as e:
         return Row(name, game, missing=f"{e} not installed")
-    runs = [_runner(env, steps) for env in envs]
     best = [0.0, 0.0]
     try:
+        players = [_Player(env, steps) for env in envs]
         for _ in range(max(1, rounds)):
-            for i, run in enumerate(runs):
-                best[i] = max(best[i], run())
+            best = [max(b, r) for b, r in zip(best, timed_round(players, steps))]
     finally:
         for env in envs:
             getattr(env, "close", lambda: None)()
