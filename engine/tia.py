@@ -904,6 +904,35 @@ def _paddle_bit(s, pin):
 
 
 @jit(forceinline=True)
+def blank_since_update(s, clock):
+    """Whether drawing up to colour clock ``clock`` would draw no pixel and end no line: everything since
+    the last update lies in one line's horizontal blank (the update point is ``228 - T_TOEOL`` clocks
+    into its line). A register written then shows only from the next span on, whenever that is drawn."""
+    return clock - s[T_LASTUPD] <= s[T_TOEOL] - (228 - HBLANK)
+
+
+@jit(forceinline=True)
+def stored_in_blank(s, r, value, cyc):
+    """A colour or GRPx write on a drawn frame (register ``r``, CPU cycle ``cyc``), stored without the
+    device path as ``_tia_store`` would when drawing up to it would draw nothing (``blank_since_update``):
+    kernels write a line's graphics and colours just after WSYNC and HMOVE, whose device call has drawn
+    up to there. Like the other deferred writes it records its clock in ``DEFER_CLK``. Returns False,
+    changing nothing, otherwise (and past the line limit, or while sound is logged)."""
+    clock = cyc * 3
+    at = clock + POKE_DELAY[r]
+    if clock >= s[X_LIMIT] or s[AUD_ON] != 0 or not blank_since_update(s, at):
+        return False
+    if at > s[DEFER_CLK]:
+        s[DEFER_CLK] = at
+    if r == GRP0 or r == GRP1:
+        store_grp(s, r, value)
+        _show_grp(s)
+    else:
+        store_unseen(s, r, value)
+    return True
+
+
+@jit(forceinline=True)
 def cpu_write_clock(s, cyc, clock, r):
     """``write_clock`` on the CPU's write path (``frame_constants`` set)."""
     delay = POKE_DELAY[r]

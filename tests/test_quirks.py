@@ -819,7 +819,8 @@ def test_quiet_undrawn_writes_keep_frames_and_state(tmp_path, vdel):
 
 def test_registers_stored_without_drawing_keep_frames_and_state(tmp_path):
     """WSYNC, sound, HMxx, HMCLR and unused-address writes — colour writes on undrawn frames, and GRPx
-    writes there while no collision they could add is open — and input-port reads are done by the CPU
+    writes there while no collision they could add is open; on drawn frames colour and GRPx writes in
+    the horizontal blank after an update (tia.store_in_blank) — and input-port reads are done by the CPU
     without drawing up to them (tia.UNSEEN); the next access draws the span in one go. A cartridge writes
     COLUBK early and in mid-line, both players' graphics and PF1 from the line counter over two
     overlapping sprites, HMP0/AUDV0/HMCLR/HMM0 between, reads INPT4 and INPT0; some frames start
