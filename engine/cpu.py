@@ -24,8 +24,8 @@ from .layout import (A, X, Y, SP, PC, FN, FV, FB, FD, FI, FNZ, FC, EXEC, LAST_RE
                      C_BASE, C_FAST_HI, C_FAST_LO, C_PAGE, FN_DEVICE, FN_TIA_UNDRAWN, N_STATE, FB_SIZE, R_TIMER,
                      R_SHIFT, R_SETCYC, AUD_ON, DEFER_CLK, X_LIMIT)
 from .riot import U32, _to_int32
-from .tia import (QUIET_STORE, UNSEEN, cpu_write_clock, cpu_wsync_cycle, tia_access, grp_unseen, quiet_store,
-                  starts_starfield, store_unseen, stored_in_blank, unchanged)
+from .tia import (BLANK_STORE, QUIET_STORE, UNSEEN, cpu_write_clock, cpu_wsync_cycle, tia_access, grp_unseen,
+                  quiet_store, starts_starfield, store_unseen, stored_in_blank, unchanged)
 from .tia_regs import WSYNC
 
 # 1 where an opcode's last bus access is a read: the state's last-access flag after it
@@ -130,8 +130,8 @@ def _wr(s, rom, fb, addr, value, draw, cyc, last_read):
         call_device(s[FN_TIA_UNDRAWN], ptr_i64(s.ctypes.data), ptr_u8(rom.ctypes.data), rom.shape[0],
                     ptr_u8(fb.ctypes.data), (addr & 0xFFFF) | (value << 24))
     else:
-        if (unseen == 2 or unseen == 3) and stored_in_blank(s, addr & 0x3F, value, cyc):
-            s[DBUS] = value  # a drawn frame's colour or GRPx write with nothing to draw up to it
+        if tia and BLANK_STORE[addr & 0x3F] and stored_in_blank(s, addr & 0x3F, value, cyc):
+            s[DBUS] = value  # a drawn frame's write with nothing to draw up to it (tia.BLANK_STORE)
             return cyc
         _device(s, rom, fb, (addr & 0xFFFF) | (_REQ_DRAW if draw else 0) | _REQ_WRITE | (value << 24))
     return s[CYC]

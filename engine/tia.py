@@ -913,8 +913,8 @@ def blank_since_update(s, clock):
 
 @jit(forceinline=True)
 def stored_in_blank(s, r, value, cyc):
-    """A colour or GRPx write on a drawn frame (register ``r``, CPU cycle ``cyc``), stored without the
-    device path as ``_tia_store`` would when drawing up to it would draw nothing (``blank_since_update``):
+    """A ``BLANK_STORE`` register's write on a drawn frame (register ``r``, CPU cycle ``cyc``), stored without
+    the device path as ``_tia_store`` would when drawing up to it would draw nothing (``blank_since_update``):
     kernels write a line's graphics and colours just after WSYNC and HMOVE, whose device call has drawn
     up to there. Like the other deferred writes it records its clock in ``DEFER_CLK``. Returns False,
     changing nothing, otherwise (and past the line limit, or while sound is logged)."""
@@ -927,9 +927,28 @@ def stored_in_blank(s, r, value, cyc):
     if r == GRP0 or r == GRP1:
         store_grp(s, r, value)
         _show_grp(s)
+    elif r == VDELP0 or r == VDELP1:
+        s[T_VDELP0 if r == VDELP0 else T_VDELP1] = value & 0x01
+        _show_grp(s)
+    elif r == ENABL:
+        s[T_ENABL] = value & 0x02
+        _update_ball_enable(s)
+    elif r == CTRLPF:
+        s[T_CTRLPF] = value
+        s[T_PPS] = (value & 0x06) << 5
+        if ((clock - s[T_FRAMESTART]) % 228) < (HBLANK + 79):
+            s[T_PFM_REFL] = value & 0x01
+        _set_bl_mask(s)
     else:
         store_unseen(s, r, value)
     return True
+
+
+# Registers ``stored_in_blank`` takes: the colours, the players' graphics and vertical delays, the ball's
+# enable and the playfield control (Seaquest writes ~80 of the last four a drawn frame in the blank).
+BLANK_STORE = np.zeros(N_WRITE, dtype=np.int64)
+for _r in (COLUP0, COLUP1, COLUPF, COLUBK, GRP0, GRP1, VDELP0, VDELP1, ENABL, CTRLPF):
+    BLANK_STORE[_r] = 1
 
 
 @jit(forceinline=True)

@@ -817,6 +817,37 @@ def test_quiet_undrawn_writes_keep_frames_and_state(tmp_path, vdel):
     assert len(latched) >= 3                            # some frames latched what others did not
 
 
+def test_drawn_writes_in_the_blank_after_an_update_equal_ale(tmp_path):
+    """On drawn frames, writes with nothing to draw up to them — here ENABL, VDELP0, CTRLPF and VDELP1 just
+    after an HMOVE has drawn up to the horizontal blank (``tia.stored_in_blank``), and a colour and the
+    players' graphics on some lines — are stored by the CPU. A cartridge HMOVEs after every WSYNC and then
+    sets those four from the line counter, so the ball blinks, player 0 switches between its graphics and
+    its delayed copy and the playfield between mirrored and repeated halves, with nothing later on the
+    line recomputing what they change; every eighth line also writes GRP0, GRP1 and COLUP1, in and past
+    the blank. Screen and RAM equal ale-py's on every frame."""
+    a = prologue(Asm())
+    for reg, colour in ((COLUBK, 0x46), (COLUPF, 0xC8), (COLUP0, 0x1E), (COLUP1, 0x86)):
+        a.op("lda#", colour).op("stazp", reg)
+    a.op("lda#", 0x35).op("stazp", PF1).op("lda#", 0x0F).op("stazp", PF2)
+    for reg, value in ((GRP1, 0x3C), (GRP0, 0xF0), (GRP1, 0x81), (GRP0, 0x0F)):  # P0 0x0F, delayed 0xF0
+        a.op("lda#", value).op("stazp", reg)
+    for reg, wait in ((RESP0, 8), (RESP1, 14), (RESBL, 20)):
+        a.op("stazp", WSYNC)
+        for _ in range(wait):
+            a.op("nop")
+        a.op("stazp", reg)
+    a.label("frame").frame_start().op("inczp", 0x80)
+    a.op("ldx#", 150).label("line").op("stazp", WSYNC).op("stazp", HMOVE)
+    a.op("txa").op("stazp", ENABL).op("stazp", VDELP0).op("stazp", CTRLPF).op("stazp", VDELP1)
+    a.op("and#", 0x07).op("bne", "next")
+    a.op("stazp", WSYNC).op("stazp", HMOVE).op("txa").op("stazp", GRP1).op("stazp", COLUP1)
+    a.op("eorzp", 0x80).op("stazp", GRP0).label("next")
+    a.op("dex").op("bne", "line")
+    a.label("short").lines(40, "s").op("jmp", "frame")
+    env = run_both(tmp_path, a.rom(), frames=24)
+    assert len(set(env.screen()[80].tolist())) >= 3
+
+
 def test_registers_stored_without_drawing_keep_frames_and_state(tmp_path):
     """WSYNC, sound, HMxx, HMCLR and unused-address writes — colour writes on undrawn frames, and GRPx
     writes there while no collision they could add is open; on drawn frames colour and GRPx writes in
