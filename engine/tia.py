@@ -931,14 +931,9 @@ def stored_in_blank(s, r, value, cyc):
         s[T_VDELP0 if r == VDELP0 else T_VDELP1] = value & 0x01
         _show_grp(s)
     elif r == ENABL:
-        s[T_ENABL] = value & 0x02
-        _update_ball_enable(s)
+        _store_enabl(s, value)
     elif r == CTRLPF:
-        s[T_CTRLPF] = value
-        s[T_PPS] = (value & 0x06) << 5
-        if ((clock - s[T_FRAMESTART]) % 228) < (HBLANK + 79):
-            s[T_PFM_REFL] = value & 0x01
-        _set_bl_mask(s)
+        _store_ctrlpf(s, clock, value)
     else:
         store_unseen(s, r, value)
     return True
@@ -1307,6 +1302,23 @@ def grp_unseen(s, addr, value):
 
 
 @jit(forceinline=True)
+def _store_ctrlpf(s, clock, value):
+    """CTRLPF written at ``clock``; its reflection bit takes effect at once only when written before colour
+    clock ``HBLANK + 79`` of the line (ALE)."""
+    s[T_CTRLPF] = value
+    s[T_PPS] = (value & 0x06) << 5
+    if ((clock - s[T_FRAMESTART]) % 228) < (HBLANK + 79):
+        s[T_PFM_REFL] = value & 0x01
+    _set_bl_mask(s)
+
+
+@jit(forceinline=True)
+def _store_enabl(s, value):
+    s[T_ENABL] = value & 0x02
+    _update_ball_enable(s)
+
+
+@jit(forceinline=True)
 def _store_nusiz(s, addr, value):
     if addr == NUSIZ0:
         s[T_NUSIZ0] = value
@@ -1418,11 +1430,7 @@ def _tia_store(s, fb, addr, value, draw):
     elif COLUP0 <= addr <= COLUBK:
         store_unseen(s, addr, value)
     elif addr == CTRLPF:
-        s[T_CTRLPF] = value
-        s[T_PPS] = (value & 0x06) << 5
-        if ((clock - s[T_FRAMESTART]) % 228) < (HBLANK + 79):
-            s[T_PFM_REFL] = value & 0x01
-        _set_bl_mask(s)
+        _store_ctrlpf(s, clock, value)
     elif addr == REFP0:
         on = 1 if value & 0x08 else 0
         if on != s[T_REFP0]:
@@ -1482,8 +1490,7 @@ def _tia_store(s, fb, addr, value, draw):
         else:
             s[T_ENABLED] &= ~M1_BIT
     elif addr == ENABL:
-        s[T_ENABL] = value & 0x02
-        _update_ball_enable(s)
+        _store_enabl(s, value)
     elif addr == HMP0 or addr == HMP1 or addr == HMM1 or addr == HMBL or addr == HMCLR:
         store_unseen(s, addr, value)
     elif addr == HMM0:
