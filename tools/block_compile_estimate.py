@@ -1,4 +1,5 @@
-"""What would compiling a ROM's hot basic blocks save? ``python tools/block_compile_estimate.py GAME [BUDGET]``
+"""What would compiling a ROM's hot basic blocks save? ``python tools/block_compile_estimate.py GAME [BUDGET]
+[--call-writes]``
 
 A measurement, not part of the engine. For a cartridge read straight from ROM (2K or 4K), it
 
@@ -15,7 +16,8 @@ A measurement, not part of the engine. For a cartridge read straight from ROM (2
 5. steps both engines over the same actions, compares RAM, screen and reward after every step, and times
    them in interleaved rounds (best of four).
 
-It prints the blocks' share of the instructions executed, both compile times and the two speeds. The blocks
+It prints the blocks' share of the instructions executed, both compile times and the two speeds.
+``--call-writes`` compiles the blocks with the write path called rather than inlined at each write. The blocks
 are exact by construction (the same case bodies, the same instruction budget and stop checks); what the
 engine would still need is everything around them: the other cartridge schemes (a block keyed by bank), a
 cache per ROM MD5, compiling outside the first start, and blocks whose fixed addresses are decoded when
@@ -110,7 +112,7 @@ def hot_blocks(rom: np.ndarray, count: np.ndarray, arrive: np.ndarray, budget: i
     return chosen, covered / max(1, int(count.sum()))
 
 
-def _block_lines(rom: np.ndarray, body) -> list[str]:
+def _block_lines(rom: np.ndarray, body, write: str) -> list[str]:
     lines = []
     for k, (off, op) in enumerate(body):
         w = sum(int(rom[off + j]) << (8 * (j - 1)) for j in range(1, _size(op)))
@@ -120,15 +122,16 @@ def _block_lines(rom: np.ndarray, body) -> list[str]:
         lines += [f"op = 0x{op:02X}", f"w = {w}", f"pc = (start + {off - body[0][0] + 1}) & 0xFFFF", "bus = op",
                   "wr = 0"] + case
         if any("wr = " in b for b in case):  # the interpreter's stop check after a write that left the loop
-            lines += ["if wr:", "    if wr == 1:", "        cyc = _wr(s, rom, fb, addr, wval, draw, cyc, 1)",
+            lines += ["if wr:", "    if wr == 1:", f"        cyc = {write}(s, rom, fb, addr, wval, draw, cyc, 1)",
                       "    if s[EXEC] != 0:", f"        left -= {k + 1}", "        " + SAVE,
                       "        return -(left + 1)"]
     return lines + [f"left -= {len(body)}"]
 
 
-def blocks_source(rom: np.ndarray, blocks: dict) -> str:
+def blocks_source(rom: np.ndarray, blocks: dict, call_writes: bool) -> str:
     """``run_blocks(s, rom, fb, flag)``: the chained blocks; ``flag`` = draw | budget << 1. Returns the
-    budget left, or -(left + 1) when a write stopped the CPU."""
+    budget left, or -(left + 1) when a write stopped the CPU. ``call_writes``: the write path is a call
+    (``_wr_call``) instead of inlined at every write that can leave RIOT RAM."""
     lines = ["import numpy as np",
              "from arcade_lab.engine._jit import jit",
              "from arcade_lab.engine.bus import S_FLAT64K",
@@ -139,6 +142,8 @@ def blocks_source(rom: np.ndarray, blocks: dict) -> str:
              "    JAMMED, LAST_READ, PC, RAM0, SP, X, Y)",
              f"BLOCK = np.load({str(WORK / 'block.npy')!r})",
              f"LENGTH = np.load({str(WORK / 'length.npy')!r})",
+             "", "", "@jit(cache=False)", "def _wr_call(s, rom, fb, addr, value, draw, cyc, last_read):",
+             "    return _wr(s, rom, fb, addr, value, draw, cyc, last_read)",
              "", "", "@jit(lean=True, cache=False)", "def run_blocks(s, rom, fb, flag):",
              "    draw = (flag & 1) != 0", "    left = flag >> 1", "    flat = _flat_mask(s, rom)",
              "    " + LOAD, "    addr = 0", "    wval = 0", "    op = s[IR]", "    while True:",
@@ -146,7 +151,7 @@ def blocks_source(rom: np.ndarray, blocks: dict) -> str:
              "        if bid < 0 or left < LENGTH[bid]:", "            break", "        start = pc"]
     for i, start in enumerate(sorted(blocks)):
         lines.append(f"        {'if' if i == 0 else 'elif'} bid == {i}:")
-        lines += ["            " + b for b in _block_lines(rom, blocks[start])]
+        lines += ["            " + b for b in _block_lines(rom, blocks[start], "_wr_call" if call_writes else "_wr")]
     return "\n".join(lines + ["    " + SAVE, "    return left"]) + "\n"
 
 
@@ -179,6 +184,8 @@ def _module(name: str, source: str):
 
 
 def main(argv: list[str]) -> int:
+    call_writes = "--call-writes" in argv
+    argv = [a for a in argv if a != "--call-writes"]
     game = argv[0] if argv else "pong"
     budget = int(argv[1]) if len(argv) > 1 else 150
     steps = 1500
@@ -225,7 +232,7 @@ def main(argv: list[str]) -> int:
           f"{100 * share:.1f} % of the instructions executed")
 
     t = time.perf_counter()
-    run_blocks = _module(f"blocks_{game}", blocks_source(rom, blocks)).run_blocks
+    run_blocks = _module(f"blocks_{game}", blocks_source(rom, blocks, call_writes)).run_blocks
 
     @cfunc(KERNEL_SIG)
     def blocks_c(sp, ns, rp, nr, fp, nf, flag):
