@@ -2,7 +2,7 @@
 [--call-writes]``
 
 A measurement, not part of the engine. For a cartridge whose code the loop fetches straight from the ROM
-image (2K, 4K, and the 4K-bank schemes F8, F6, F4, their Superchip forms and DPC), it
+image (2K, 4K, FE, and the 4K-bank schemes F8, F6, F4, their Superchip forms and DPC), it
 
 1. steps the game (frame skip 4, seeded random minimal-set actions) on a copy of the interpreter loop that
    counts, per ROM image offset, the instructions executed and the arrivals by a branch, jump, call or
@@ -20,11 +20,11 @@ image (2K, 4K, and the 4K-bank schemes F8, F6, F4, their Superchip forms and DPC
    them in interleaved rounds (best of four).
 
 It prints the blocks' share of the instructions executed, both compile times and the two speeds.
-``--call-writes`` compiles the blocks with the write path called rather than inlined at each write. The blocks
-are exact by construction (the same case bodies, the same instruction budget and stop checks); what the
-engine would still need is everything around them: a cache per ROM MD5, compiling outside the first start,
-E0 and FE, and blocks whose fixed addresses are decoded when they are generated (the write path inlined at
-every write is most of the compile time).
+``--call-writes`` compiles the blocks with the write path called rather than inlined at each write. The
+blocks are exact by construction (the same case bodies, the same instruction budget and stop checks); what
+the engine would still need is everything around them: a cache per ROM MD5, compiling outside the first
+start, E0 (read through the page map), and blocks whose fixed addresses are decoded when they are
+generated (the write path inlined at every write is most of the compile time).
 """
 from __future__ import annotations
 
@@ -45,18 +45,17 @@ from arcade_lab.engine.cpu import NO_WINDOW, WINDOW, _flat_mask
 from arcade_lab.engine.layout import C_FAST_HI, C_FAST_LO, FN_EXECUTE
 from arcade_lab.engine.machine import INSTRUCTIONS_PER_FRAME
 
-CONTROL = {"BCC", "BCS", "BEQ", "BMI", "BNE", "BPL", "BVC", "BVS", "JMP", "JSR", "RTS", "RTI"}
+CONTROL = {oc.OPS[oc.OPERATION[op]] for op in range(256) if oc.MODE[op] == oc.REL} | {"JMP", "JSR", "RTS", "RTI"}
 LEFT_OUT = {"BRK", "JAM"}
 MAX_BLOCK = 24
 # The ROM image offset the loop fetches ``pc`` from directly (``cpu._instruction``), or -1: a 2K/4K image at
 # pc & mask, a 4K-bank scheme's window at bank base + (pc & 0xFFF). Blocks, counts and arrivals are keyed by it;
-# the generated code tests only the cartridge's own case.
+# the generated code tests only the cartridge's own case (a template indented by ``{i}``).
 KEYS = {"flat": """{i}key = pc & flat if pc & 0x1000 else -1
 """, "window": """{i}key = -1
 {i}if pc & 0x1000 and s[C_FAST_LO] <= (pc & 0xFFF) and (pc & 0xFFF) + 2 < s[C_FAST_HI]:
 {i}    key = s[C_BASE] + (pc & 0xFFF)
 """}
-KEY = KEYS["flat"]
 KEY_IMPORTS = "from arcade_lab.engine.layout import C_BASE, C_FAST_HI, C_FAST_LO\n"
 SAVE = "s[A] = a; s[X] = x; s[Y] = y; s[PC] = pc; s[FC] = c; s[FNZ] = nz; s[CYC] = cyc; s[DBUS] = bus; s[IR] = op"
 LOAD = "a = s[A]; x = s[X]; y = s[Y]; pc = s[PC]; c = s[FC]; nz = s[FNZ]; cyc = s[CYC]; bus = s[DBUS]"
@@ -85,13 +84,13 @@ _FETCH = "        op, w, cyc = _instruction("
 _NUMPY = "import numpy as np\n"
 
 
-def counting_loop(control: np.ndarray) -> str:
+def counting_loop(control: np.ndarray, key: str) -> str:
     np.save(WORK / "control.npy", control)
     return _loop_source(**{
         _NUMPY: _NUMPY + KEY_IMPORTS + f"CONTROL = np.load({str(WORK / 'control.npy')!r})\n",
         "def execute(s, rom, fb, number, draw):": "def execute(s, rom, fb, number, draw, count, arrive):",
         "    op = 0\n    w = 0\n": "    op = 0\n    w = 0\n    jumped = 1\n",
-        _FETCH: KEY.format(i=" " * 8) + "        if key >= 0:\n            count[key] += 1\n            if jumped:\n"
+        _FETCH: key.format(i=" " * 8) + "        if key >= 0:\n            count[key] += 1\n            if jumped:\n"
                 "                arrive[key] += 1\n" + _FETCH,
         "        if wr:  # a write": "        jumped = CONTROL[op]\n        if wr:  # a write",
     })
@@ -132,7 +131,7 @@ def _may_switch_banks(op: int) -> bool:
     """Whether the instruction's data access can reach the cartridge's space (a bank-switch hotspot):
     an absolute address in it, an indexed absolute one or an indirect one (zero page, stack: never)."""
     mode = int(oc.MODE[op])
-    if _name(op) in CONTROL or oc.ACCESS[op] == oc.ACC_NONE and mode != oc.IND:
+    if _name(op) in CONTROL or (oc.ACCESS[op] == oc.ACC_NONE and mode != oc.IND):
         return False
     return mode in (oc.ABS, oc.ABX, oc.ABY, oc.IND, oc.IZX, oc.IZY)
 
@@ -155,7 +154,7 @@ def _block_lines(rom: np.ndarray, body, write: str, banked: bool) -> list[str]:
     return lines + [f"left -= {len(body)}"]
 
 
-def blocks_source(rom: np.ndarray, blocks: dict, call_writes: bool, banked: bool) -> str:
+def blocks_source(rom: np.ndarray, blocks: dict, key: str, call_writes: bool, banked: bool) -> str:
     """``run_blocks(s, rom, fb, flag)``: the chained blocks; ``flag`` = draw | budget << 1. Returns the
     budget left, or -(left + 1) when a write stopped the CPU. ``call_writes``: the write path is a call
     (``_wr_call``) instead of inlined at every write that can leave RIOT RAM."""
@@ -175,22 +174,21 @@ def blocks_source(rom: np.ndarray, blocks: dict, call_writes: bool, banked: bool
              "", "", "@jit(lean=True, cache=False)", "def run_blocks(s, rom, fb, flag):",
              "    draw = (flag & 1) != 0", "    left = flag >> 1", "    flat = _flat_mask(s, rom)",
              "    " + LOAD, "    addr = 0", "    wval = 0", "    op = s[IR]", "    while True:",
-             KEY.format(i=" " * 8).rstrip("\n"),
+             key.format(i=" " * 8).rstrip("\n"),
              "        bid = BLOCK[key] if key >= 0 else -1",
              "        if bid < 0 or left < LENGTH[bid]:", "            break", "        start = pc",
              "        bank = s[C_BASE]"]
+    write = "_wr_call" if call_writes else "_wr"
     for i, start in enumerate(sorted(blocks)):
         lines.append(f"        {'if' if i == 0 else 'elif'} bid == {i}:")
-        write = "_wr_call" if call_writes else "_wr"
         lines += ["            " + b for b in _block_lines(rom, blocks[start], write, banked)]
     return "\n".join(lines + ["    " + SAVE, "    return left"]) + "\n"
 
 
-def hooked_loop(blocks_address: int) -> str:
+def hooked_loop(blocks_address: int, key: str) -> str:
     """The interpreter loop calling the blocks at a ROM address that has one. (Looking only where control
-    flow arrives misses blocks the loop runs into: Breakout 1.21-1.29x instead of 1.49x, Kangaroo 0.97x
-    instead of 0.90x.)"""
-    hook = (KEY.format(i=" " * 8) + "        if key >= 0:\n"
+    flow arrives misses blocks the loop runs into: Breakout 1.21-1.29x instead of 1.49x.)"""
+    hook = (key.format(i=" " * 8) + "        if key >= 0:\n"
             "            bid = BLOCK[key]\n"
             "            if bid >= 0 and left >= LENGTH[bid]:\n"
             f"                {SAVE}\n"
@@ -233,12 +231,11 @@ def main(argv: list[str]) -> int:
     rom, ps = probe.console.rom, probe.console.s
     flat = int(_flat_mask(ps, rom))
     if flat == NO_WINDOW:
-        print(f"{game}: a cartridge read through the page map (E0, FE); this estimate handles 2K, 4K and the "
+        print(f"{game}: a cartridge read through the page map (E0); this estimate handles 2K, 4K, FE and the "
               "4K-bank schemes")
         return 1
     lo, hi = int(ps[C_FAST_LO]), int(ps[C_FAST_HI])
-    global KEY
-    KEY = KEYS["flat" if flat >= 0 else "window"]
+    key = KEYS["flat" if flat >= 0 else "window"]
 
     def fetchable(off: int) -> bool:  # as cpu._instruction: all three bytes from the image
         return off <= flat - 3 if flat >= 0 else lo <= (off & 0xFFF) and (off & 0xFFF) + 2 < hi
@@ -254,7 +251,7 @@ def main(argv: list[str]) -> int:
     counted = rom.shape[0]
     count, arrive = np.zeros(counted, np.int64), np.zeros(counted, np.int64)
     counting = _module(f"count_{game}", counting_loop(
-        np.array([1 if _name(op) in CONTROL else 0 for op in range(256)], np.int64))).execute
+        np.array([1 if _name(op) in CONTROL else 0 for op in range(256)], np.int64), key)).execute
     c_count, c_arrive = count.ctypes.data, arrive.ctypes.data
 
     @cfunc(KERNEL_SIG)
@@ -274,7 +271,7 @@ def main(argv: list[str]) -> int:
           f"{100 * share:.1f} % of the instructions executed")
 
     t = time.perf_counter()
-    run_blocks = _module(f"blocks_{game}", blocks_source(rom, blocks, call_writes, flat == WINDOW)).run_blocks
+    run_blocks = _module(f"blocks_{game}", blocks_source(rom, blocks, key, call_writes, flat == WINDOW)).run_blocks
 
     @cfunc(KERNEL_SIG)
     def blocks_c(sp, ns, rp, nr, fp, nf, flag):
@@ -283,7 +280,7 @@ def main(argv: list[str]) -> int:
     address = blocks_c.address
     print(f"blocks compiled in {time.perf_counter() - t:.1f} s")
     t = time.perf_counter()
-    hooked = _module(f"hooked_{game}", hooked_loop(address)).execute
+    hooked = _module(f"hooked_{game}", hooked_loop(address, key)).execute
 
     @cfunc(KERNEL_SIG)
     def hooked_c(sp, ns, rp, nr, fp, nf, flag):
