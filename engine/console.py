@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import carts, machine, roms
+from . import blocks, carts, machine, roms
 from .layout import (FB_ROWS, N_SNAPSHOT, RAM0, STATE_VERSION, T_FBCUR, T_FRAMEHEIGHT, T_HEIGHT,
                      T_YSTART)
 from .palettes import NTSC, PAL
@@ -117,6 +117,7 @@ class Console:
             self.s[T_FRAMEHEIGHT] = 250
         machine.system_reset(self.s, self.rom, self.fb, self.pal)
         self._md5 = self.info.md5
+        blocks.install(self.s, self._md5)  # the ROM's compiled hot blocks, where cached
         self._snap = self.s[:N_SNAPSHOT]  # what a snapshot holds (layout.py): everything but kernel addresses
         self._snap_view = memoryview(self._snap)
 

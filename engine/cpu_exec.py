@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit
+from ._jit import call_kernel, jit, ptr_i64, ptr_u8
 from .bus import S_FLAT64K
 from .cpu import (_SELF_FETCHED, ENDS_WITH_READ, _adc_bcd, _after_timer_wait, _after_timer_wait_below, _any,
                   _any_cold, _arr, _byte, _byte_cold, _flat_mask, _instruction, _push, _rd_call, _sbc_bcd,
                   _signed, _status, _wr, _zp)
-from .layout import (A, C_SCHEME, CYC, DBUS, EX_FATAL, EXEC, FB, FC, FD, FI, FN, FNZ, FV, INSTR, IR,
-                     JAMMED, LAST_READ, PC, QV_OK, RAM0, SP, X, Y)
+from .layout import (A, BLOCK_COUNTS, BLOCK_TABLE, BLOCK_TABLE_N, C_BASE, C_SCHEME, CYC,
+                     DBUS, EX_FATAL, EXEC, FB, FC, FD, FI, FN, FN_BLOCKS, FNZ, FV, INSTR, IR, JAMMED,
+                     LAST_READ, PC, QV_OK, RAM0, SP, X, Y)
 from .tia import frame_constants
+
+# 1 for the opcodes that move the program counter elsewhere (execute_counting's arrivals)
+CONTROL_FLOW = np.array([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], dtype=np.int64)
 
 
 @jit(lean=True)
@@ -22,7 +26,8 @@ def execute(s, rom, fb, number, draw):
 
     Only A, X, Y, PC, C, N/Z, the data bus and the cycle counter live in locals from one instruction to
     the next: SP, V, D, I and B stay in the state array. ``nz`` holds N and Z together: Z is clear when
-    ``nz & 0xFF``, N is set when ``nz & 0x180`` (BIT and PLP set them apart)."""
+    ``nz & 0xFF``, N is set when ``nz & 0x180`` (BIT and PLP set them apart).
+    """
     s[EXEC] &= EX_FATAL
     s[QV_OK] = 0  # tia.quiet's verdicts are this call's own: a restore may have come before it
     frame_constants(s)  # the write path's frame-start arithmetic, once per call
@@ -3530,6 +3535,7134 @@ def execute(s, rom, fb, number, draw):
             else:
                 wr = 1
             bus = wval
+        if wr:  # a write RIOT RAM did not take (1: the one site that inlines the device path), or a
+            if wr == 1:  # case that may have stopped the CPU (2): only then can EXEC have changed
+                cyc = _wr(s, rom, fb, addr, wval, draw, cyc, 1)
+            if s[EXEC] != 0:
+                left -= 1
+                break
+        left -= 1
+        if left <= 0:
+            break
+    s[CYC] = cyc
+    s[DBUS] = bus
+    s[LAST_READ] = ENDS_WITH_READ[np.uint8(op)]
+    s[IR] = op
+    s[A] = a
+    s[X] = x
+    s[Y] = y
+    s[PC] = pc
+    s[FN] = 1 if nz & 0x180 else 0
+    s[FNZ] = 1 if nz & 0xFF else 0
+    s[FC] = c
+    s[INSTR] += number - left
+    return number - left
+
+
+@jit(lean=True)
+def execute_blocks(s, rom, fb, number, draw):
+    """Run up to ``number`` instructions, stopping early when the TIA ends the frame (EX_STOP) or a
+    JAM halts the CPU for good (EX_FATAL). ``draw`` false skips pixel writes (collisions still count).
+
+    Only A, X, Y, PC, C, N/Z, the data bus and the cycle counter live in locals from one instruction to
+    the next: SP, V, D, I and B stay in the state array. ``nz`` holds N and Z together: Z is clear when
+    ``nz & 0xFF``, N is set when ``nz & 0x180`` (BIT and PLP set them apart).
+
+    Runs the ROM's compiled blocks where one starts (``blocks.py``): ``execute`` with that one
+    hook.
+    """
+    s[EXEC] &= EX_FATAL
+    s[QV_OK] = 0  # tia.quiet's verdicts are this call's own: a restore may have come before it
+    frame_constants(s)  # the write path's frame-start arithmetic, once per call
+    if s[EXEC] != 0 or number <= 0:
+        return 0
+    a = s[A]
+    x = s[X]
+    y = s[Y]
+    pc = s[PC]
+    c = s[FC]
+    nz = (1 if s[FNZ] else 0) | (0x100 if s[FN] else 0)
+    cyc = s[CYC]
+    bus = s[DBUS]
+    left = number
+    flat = _flat_mask(s, rom)
+    op = 0
+    w = 0
+    table = ptr_i64(s[BLOCK_TABLE])
+    while True:
+        key = -1
+        if pc & 0x1000:
+            key = (pc & flat) if flat >= 0 else s[C_BASE] + (pc & 0xFFF)
+        if key >= 0:
+            n = table[key]
+            if n > 0 and left >= n:
+                s[A] = a
+                s[X] = x
+                s[Y] = y
+                s[PC] = pc
+                s[FC] = c
+                s[FNZ] = nz
+                s[CYC] = cyc
+                s[DBUS] = bus
+                s[IR] = op
+                r = call_kernel(s[FN_BLOCKS], ptr_i64(s.ctypes.data), s.shape[0], ptr_u8(rom.ctypes.data),
+                                rom.shape[0], ptr_u8(fb.ctypes.data), fb.shape[1],
+                                (1 if draw else 0) | (left << 1))
+                a = s[A]
+                x = s[X]
+                y = s[Y]
+                pc = s[PC]
+                c = s[FC]
+                nz = s[FNZ]
+                cyc = s[CYC]
+                bus = s[DBUS]
+                op = s[IR]
+                left = -r - 1 if r < 0 else r
+                if r < 0 or left <= 0:
+                    break
+                continue
+        op, w, cyc = _instruction(s, rom, fb, flat, pc, draw, cyc, bus)
+        pc = (pc + 1) & 0xFFFF
+        bus = op
+        wr = 0
+        if op == 0x85:  # STA zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            wval = a
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xD0:  # BNE rel
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if (nz & 0xFF) != 0:
+                target = (pc + _signed(val)) & 0xFFFF
+                extra = 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += extra
+                pc = target
+                if val == 0xFB or val == 0xF9:
+                    a, x, y, nz, cyc, left = _after_timer_wait(s, rom, pc, cyc, left, 2 + extra, a, x, y, nz)
+        elif op == 0xAD:  # LDA abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            nz = a
+        elif op == 0xB1:  # LDA (zp),Y
+            cyc += 5
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            nz = a
+        elif op == 0xA5:  # LDA zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            nz = a
+        elif op == 0x10:  # BPL rel
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if (nz & 0x180) == 0:
+                target = (pc + _signed(val)) & 0xFFFF
+                extra = 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += extra
+                pc = target
+                if val == 0xFB or val == 0xF9:
+                    a, x, y, nz, cyc, left = _after_timer_wait(s, rom, pc, cyc, left, 2 + extra, a, x, y, nz)
+        elif op == 0xA9:  # LDA imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            a = val
+            nz = a
+        elif op == 0x88:  # DEY imp
+            cyc += 2
+            y = (y - 1) & 0xFF
+            nz = y
+        elif op == 0xF0:  # BEQ rel
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if (nz & 0xFF) == 0:
+                target = (pc + _signed(val)) & 0xFFFF
+                extra = 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += extra
+                pc = target
+        elif op == 0x86:  # STX zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            wval = x
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xCA:  # DEX imp
+            cyc += 2
+            x = (x - 1) & 0xFF
+            nz = x
+        elif op == 0xB5:  # LDA zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            nz = a
+        elif op == 0xB9:  # LDA abs,Y
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            nz = a
+        elif op == 0xA4:  # LDY zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            y = val
+            nz = y
+        elif op == 0xB0:  # BCS rel
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if c != 0:
+                target = (pc + _signed(val)) & 0xFFFF
+                extra = 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += extra
+                pc = target
+        elif op == 0x84:  # STY zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            wval = y
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xAE:  # LDX abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            x = val
+            nz = x
+        elif op == 0xEA:  # NOP imp
+            cyc += 2
+        elif op == 0x90:  # BCC rel
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if c == 0:
+                target = (pc + _signed(val)) & 0xFFFF
+                extra = 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += extra
+                pc = target
+                if val == 0xF7:
+                    a, nz, cyc, left = _after_timer_wait_below(s, rom, pc, cyc, left, 2 + extra, a, nz)
+        elif op == 0x29:  # AND imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            a &= val
+            nz = a
+        elif op == 0x30:  # BMI rel
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if (nz & 0x180) != 0:
+                target = (pc + _signed(val)) & 0xFFFF
+                extra = 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += extra
+                pc = target
+                if val == 0xFB or val == 0xF9:
+                    a, x, y, nz, cyc, left = _after_timer_wait(s, rom, pc, cyc, left, 2 + extra, a, x, y, nz)
+        elif op == 0x4A:  # LSRA imp
+            cyc += 2
+            c = a & 1
+            a = a >> 1
+            nz = a
+        elif op == 0xA6:  # LDX zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            x = val
+            nz = x
+        elif op == 0x0A:  # ASLA imp
+            cyc += 2
+            c = a >> 7
+            a = (a << 1) & 0xFF
+            nz = a
+        elif op == 0xC6:  # DEC zp
+            cyc += 5
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val - 1) & 0xFF
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x4C:  # JMP abs
+            cyc += 3
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            pc = addr
+        elif op == 0xC9:  # CMP imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            nz = (a - val) & 0xFF
+            c = 1 if a >= val else 0
+        elif op == 0xBD:  # LDA abs,X
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            nz = a
+        elif op == 0xA2:  # LDX imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            x = val
+            nz = x
+        elif op == 0xC0:  # CPY imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            nz = (y - val) & 0xFF
+            c = 1 if y >= val else 0
+        elif op == 0xA8:  # TAY imp
+            cyc += 2
+            y = a
+            nz = y
+        elif op == 0xC4:  # CPY zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            nz = (y - val) & 0xFF
+            c = 1 if y >= val else 0
+        elif op == 0x38:  # SEC imp
+            cyc += 2
+            c = 1
+        elif op == 0xC8:  # INY imp
+            cyc += 2
+            y = (y + 1) & 0xFF
+            nz = y
+        elif op == 0xAA:  # TAX imp
+            cyc += 2
+            x = a
+            nz = x
+        elif op == 0x95:  # STA zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            wval = a
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xE4:  # CPX zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            nz = (x - val) & 0xFF
+            c = 1 if x >= val else 0
+        elif op == 0x8A:  # TXA imp
+            cyc += 2
+            a = x
+            nz = a
+        elif op == 0xA0:  # LDY imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            y = val
+            nz = y
+        elif op == 0xE5:  # SBC zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                inv = val ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0xAC:  # LDY abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            y = val
+            nz = y
+        elif op == 0xE6:  # INC zp
+            cyc += 5
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val + 1) & 0xFF
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x60:  # RTS imp
+            cyc += 6
+            sp = s[SP]
+            dummy, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, bus)
+            sp = (sp + 1) & 0xFF
+            val, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, dummy)
+            bus = val
+            sp = (sp + 1) & 0xFF
+            hi, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, bus)
+            pc = val | (hi << 8)
+            dummy, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, hi)
+            bus = dummy
+            pc = (pc + 1) & 0xFFFF
+            s[SP] = sp
+        elif op == 0xE0:  # CPX imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            nz = (x - val) & 0xFF
+            c = 1 if x >= val else 0
+        elif op == 0x20:  # JSR abs
+            cyc += 6
+            sp = s[SP]
+            if w == _SELF_FETCHED:
+                lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            else:
+                lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            dummy, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, lo)
+            cyc = _push(s, rom, fb, 0x100 + sp, pc >> 8, draw, cyc, 1)
+            sp = (sp - 1) & 0xFF
+            cyc = _push(s, rom, fb, 0x100 + sp, pc & 0xFF, draw, cyc, 0)
+            s[SP] = (sp - 1) & 0xFF
+            if w == _SELF_FETCHED:
+                hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, pc & 0xFF)
+            else:
+                hi = w >> 8
+            bus = hi
+            pc = lo | (hi << 8)
+            wr = 2
+        elif op == 0xE8:  # INX imp
+            cyc += 2
+            x = (x + 1) & 0xFF
+            nz = x
+        elif op == 0x18:  # CLC imp
+            cyc += 2
+            c = 0
+        elif op == 0x08:  # PHP imp
+            cyc += 3
+            sp = s[SP]
+            addr = 0x100 + sp
+            wval = _status(s, nz, c) & 0xFF
+            s[SP] = (sp - 1) & 0xFF
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xC5:  # CMP zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            nz = (a - val) & 0xFF
+            c = 1 if a >= val else 0
+        elif op == 0x25:  # AND zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a &= val
+            nz = a
+        elif op == 0xE9:  # SBC imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if s[FD] == 0:
+                inv = val ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0x68:  # PLA imp
+            cyc += 4
+            sp = s[SP]
+            dummy, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, bus)
+            sp = (sp + 1) & 0xFF
+            val, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, dummy)
+            bus = val
+            a = val
+            nz = a
+            s[SP] = sp
+        elif op == 0x98:  # TYA imp
+            cyc += 2
+            a = y
+            nz = a
+        elif op == 0x8D:  # STA abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            wval = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x65:  # ADC zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                total = a + val + c
+                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0x49:  # EOR imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            a ^= val
+            nz = a
+        elif op == 0x69:  # ADC imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if s[FD] == 0:
+                total = a + val + c
+                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0x24:  # BIT zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            nz = (a & val) | ((val & 0x80) << 1)
+            s[FV] = (val >> 6) & 1
+        elif op == 0x45:  # EOR zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a ^= val
+            nz = a
+        elif op == 0x48:  # PHA imp
+            cyc += 3
+            sp = s[SP]
+            addr = 0x100 + sp
+            wval = a
+            s[SP] = (sp - 1) & 0xFF
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xD5:  # CMP zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            nz = (a - val) & 0xFF
+            c = 1 if a >= val else 0
+        elif op == 0x05:  # ORA zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a |= val
+            nz = a
+        elif op == 0x9A:  # TXS imp
+            cyc += 2
+            s[SP] = x
+        elif op == 0x6C:  # JMP (ind)
+            cyc += 5
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            lo, cyc = _any(s, rom, fb, flat, base, draw, cyc, bus)
+            hi, cyc = _any(s, rom, fb, flat, (base & 0xFF00) | ((base + 1) & 0xFF), draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            pc = addr
+        elif op == 0xBE:  # LDX abs,Y
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            x = val
+            nz = x
+        elif op == 0x99:  # STA abs,Y
+            cyc += 5
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            wval = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x31:  # AND (zp),Y
+            cyc += 5
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a &= val
+            nz = a
+        elif op == 0xB4:  # LDY zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            y = val
+            nz = y
+        elif op == 0x2A:  # ROLA imp
+            cyc += 2
+            r = ((a << 1) | c) & 0xFF
+            c = a >> 7
+            a = r
+            nz = a
+        elif op == 0x2C:  # BIT abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            nz = (a & val) | ((val & 0x80) << 1)
+            s[FV] = (val >> 6) & 1
+        elif op == 0x11:  # ORA (zp),Y
+            cyc += 5
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a |= val
+            nz = a
+        elif op == 0xDD:  # CMP abs,X
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            nz = (a - val) & 0xFF
+            c = 1 if a >= val else 0
+        elif op == 0xBA:  # TSX imp
+            cyc += 2
+            x = s[SP]
+            nz = x
+        elif op == 0x75:  # ADC zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                total = a + val + c
+                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0x94:  # STY zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            wval = y
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xA1:  # LDA (zp,X)
+            cyc += 6
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            nz = a
+        elif op == 0xBC:  # LDY abs,X
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            y = val
+            nz = y
+        elif op == 0xD9:  # CMP abs,Y
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            nz = (a - val) & 0xFF
+            c = 1 if a >= val else 0
+        elif op == 0x6A:  # RORA imp
+            cyc += 2
+            r = (a >> 1) | (c << 7)
+            c = a & 1
+            a = r
+            nz = a
+        elif op == 0x70:  # BVS rel
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if s[FV] != 0:
+                target = (pc + _signed(val)) & 0xFFFF
+                extra = 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += extra
+                pc = target
+        elif op == 0x09:  # ORA imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            a |= val
+            nz = a
+        elif op == 0x06:  # ASL zp
+            cyc += 5
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            c = val >> 7
+            wval = (val << 1) & 0xFF
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x26:  # ROL zp
+            cyc += 5
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = ((val << 1) | c) & 0xFF
+            c = val >> 7
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x8E:  # STX abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            wval = x
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x50:  # BVC rel
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if s[FV] == 0:
+                target = (pc + _signed(val)) & 0xFFFF
+                extra = 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += extra
+                pc = target
+        elif op == 0x8C:  # STY abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            wval = y
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x3D:  # AND abs,X
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a &= val
+            nz = a
+        elif op == 0x46:  # LSR zp
+            cyc += 5
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            c = val & 1
+            wval = val >> 1
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xB6:  # LDX zp,Y
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + y) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            x = val
+            nz = x
+        elif op == 0x51:  # EOR (zp),Y
+            cyc += 5
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a ^= val
+            nz = a
+        elif op == 0xD8:  # CLD imp
+            cyc += 2
+            s[FD] = 0
+        elif op == 0x39:  # AND abs,Y
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a &= val
+            nz = a
+        elif op == 0x7D:  # ADC abs,X
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                total = a + val + c
+                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0xF5:  # SBC zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                inv = val ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0x15:  # ORA zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a |= val
+            nz = a
+        elif op == 0x66:  # ROR zp
+            cyc += 5
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val >> 1) | (c << 7)
+            c = val & 1
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xD6:  # DEC zp,X
+            cyc += 6
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val - 1) & 0xFF
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x96:  # STX zp,Y
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + y) & 0xFF
+            wval = x
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x79:  # ADC abs,Y
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                total = a + val + c
+                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0xF6:  # INC zp,X
+            cyc += 6
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val + 1) & 0xFF
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x76:  # ROR zp,X
+            cyc += 6
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val >> 1) | (c << 7)
+            c = val & 1
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xCE:  # DEC abs
+            cyc += 6
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val - 1) & 0xFF
+            nz = wval
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xF8:  # SED imp
+            cyc += 2
+            s[FD] = 1
+        elif op == 0xF9:  # SBC abs,Y
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                inv = val ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0x9D:  # STA abs,X
+            cyc += 5
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            wval = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x19:  # ORA abs,Y
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a |= val
+            nz = a
+        elif op == 0x59:  # EOR abs,Y
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a ^= val
+            nz = a
+        elif op == 0x1D:  # ORA abs,X
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a |= val
+            nz = a
+        elif op == 0x91:  # STA (zp),Y
+            cyc += 6
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            wval = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xEC:  # CPX abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            nz = (x - val) & 0xFF
+            c = 1 if x >= val else 0
+        elif op == 0x28:  # PLP imp
+            cyc += 4
+            sp = s[SP]
+            dummy, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, bus)
+            sp = (sp + 1) & 0xFF
+            val, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, dummy)
+            bus = val
+            nz = (0 if val & 0x02 else 1) | ((val & 0x80) << 1)
+            s[FV] = (val >> 6) & 1
+            s[FB] = 1  # the 6507's B flag always reads as set
+            s[FD] = (val >> 3) & 1
+            s[FI] = (val >> 2) & 1
+            c = val & 1
+            s[SP] = sp
+        elif op == 0x55:  # EOR zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a ^= val
+            nz = a
+        elif op == 0x5D:  # EOR abs,X
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a ^= val
+            nz = a
+        elif op == 0x36:  # ROL zp,X
+            cyc += 6
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = ((val << 1) | c) & 0xFF
+            c = val >> 7
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xFD:  # SBC abs,X
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                inv = val ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0xB8:  # CLV imp
+            cyc += 2
+            s[FV] = 0
+        elif op == 0xD1:  # CMP (zp),Y
+            cyc += 5
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            nz = (a - val) & 0xFF
+            c = 1 if a >= val else 0
+        elif op == 0xED:  # SBC abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                inv = val ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0x16:  # ASL zp,X
+            cyc += 6
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            c = val >> 7
+            wval = (val << 1) & 0xFF
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x2D:  # AND abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a &= val
+            nz = a
+        elif op == 0x00:  # BRK imp
+            cyc += 7
+            sp = s[SP]
+            dummy, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            s[FB] = 1
+            cyc = _push(s, rom, fb, 0x100 + sp, pc >> 8, draw, cyc, 1)
+            sp = (sp - 1) & 0xFF
+            cyc = _push(s, rom, fb, 0x100 + sp, pc & 0xFF, draw, cyc, 0)
+            sp = (sp - 1) & 0xFF
+            pv = _status(s, nz, c) & 0xFF
+            cyc = _push(s, rom, fb, 0x100 + sp, pv, draw, cyc, 0)
+            s[SP] = (sp - 1) & 0xFF
+            s[FI] = 1
+            s[CYC] = cyc
+            s[DBUS] = pv
+            lo = _rd_call(s, rom, fb, 0xFFFE, draw)
+            hi = _rd_call(s, rom, fb, 0xFFFF, draw)
+            pc = lo | (hi << 8)
+            cyc = s[CYC]
+            bus = hi
+            wr = 2
+        elif op == 0x40:  # RTI imp
+            cyc += 6
+            sp = s[SP]
+            dummy, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, bus)
+            sp = (sp + 1) & 0xFF
+            val, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, dummy)
+            bus = val
+            nz = (0 if val & 0x02 else 1) | ((val & 0x80) << 1)
+            s[FV] = (val >> 6) & 1
+            s[FB] = 1  # the 6507's B flag always reads as set
+            s[FD] = (val >> 3) & 1
+            s[FI] = (val >> 2) & 1
+            c = val & 1
+            sp = (sp + 1) & 0xFF
+            lo, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, bus)
+            sp = (sp + 1) & 0xFF
+            hi, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, lo)
+            bus = hi
+            pc = lo | (hi << 8)
+            s[SP] = sp
+        elif op == 0x35:  # AND zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a &= val
+            nz = a
+        elif op == 0x4D:  # EOR abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a ^= val
+            nz = a
+        elif op == 0x56:  # LSR zp,X
+            cyc += 6
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            c = val & 1
+            wval = val >> 1
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x0D:  # ORA abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a |= val
+            nz = a
+        elif op == 0x6D:  # ADC abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                total = a + val + c
+                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0xC1:  # CMP (zp,X)
+            cyc += 6
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            nz = (a - val) & 0xFF
+            c = 1 if a >= val else 0
+        elif op == 0x6E:  # ROR abs
+            cyc += 6
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val >> 1) | (c << 7)
+            c = val & 1
+            nz = wval
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x1E:  # ASL abs,X
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            c = val >> 7
+            wval = (val << 1) & 0xFF
+            nz = wval
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xCD:  # CMP abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            nz = (a - val) & 0xFF
+            c = 1 if a >= val else 0
+        elif op == 0x71:  # ADC (zp),Y
+            cyc += 5
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                total = a + val + c
+                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0x4E:  # LSR abs
+            cyc += 6
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            c = val & 1
+            wval = val >> 1
+            nz = wval
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xCC:  # CPY abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            nz = (y - val) & 0xFF
+            c = 1 if y >= val else 0
+        elif op == 0x01:  # ORA (zp,X)
+            cyc += 6
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a |= val
+            nz = a
+        elif op == 0x02:  # JAM imp
+            cyc += 2
+            s[EXEC] |= EX_FATAL
+            s[JAMMED] = 3
+            wr = 2
+        elif op == 0x03:  # SLO (zp,X)
+            cyc += 8
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            c = val >> 7
+            wval = (val << 1) & 0xFF
+            a |= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x04:  # NOP zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0x07:  # SLO zp
+            cyc += 5
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            c = val >> 7
+            wval = (val << 1) & 0xFF
+            a |= wval
+            nz = a
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x0B:  # ANC imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            a &= val
+            nz = a
+            c = a >> 7
+        elif op == 0x0C:  # NOP abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0x0E:  # ASL abs
+            cyc += 6
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            c = val >> 7
+            wval = (val << 1) & 0xFF
+            nz = wval
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x0F:  # SLO abs
+            cyc += 6
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            c = val >> 7
+            wval = (val << 1) & 0xFF
+            a |= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x12:  # JAM imp
+            cyc += 2
+            s[EXEC] |= EX_FATAL
+            s[JAMMED] = 19
+            wr = 2
+        elif op == 0x13:  # SLO (zp),Y
+            cyc += 8
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            c = val >> 7
+            wval = (val << 1) & 0xFF
+            a |= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x14:  # NOP zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0x17:  # SLO zp,X
+            cyc += 6
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            c = val >> 7
+            wval = (val << 1) & 0xFF
+            a |= wval
+            nz = a
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x1A:  # NOP imp
+            cyc += 2
+        elif op == 0x1B:  # SLO abs,Y
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            c = val >> 7
+            wval = (val << 1) & 0xFF
+            a |= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x1C:  # NOP abs,X
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0x1F:  # SLO abs,X
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            c = val >> 7
+            wval = (val << 1) & 0xFF
+            a |= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x21:  # AND (zp,X)
+            cyc += 6
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a &= val
+            nz = a
+        elif op == 0x22:  # JAM imp
+            cyc += 2
+            s[EXEC] |= EX_FATAL
+            s[JAMMED] = 35
+            wr = 2
+        elif op == 0x23:  # RLA (zp,X)
+            cyc += 8
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = ((val << 1) | c) & 0xFF
+            c = val >> 7
+            a &= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x27:  # RLA zp
+            cyc += 5
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = ((val << 1) | c) & 0xFF
+            c = val >> 7
+            a &= wval
+            nz = a
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x2B:  # ANC imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            a &= val
+            nz = a
+            c = a >> 7
+        elif op == 0x2E:  # ROL abs
+            cyc += 6
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = ((val << 1) | c) & 0xFF
+            c = val >> 7
+            nz = wval
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x2F:  # RLA abs
+            cyc += 6
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = ((val << 1) | c) & 0xFF
+            c = val >> 7
+            a &= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x32:  # JAM imp
+            cyc += 2
+            s[EXEC] |= EX_FATAL
+            s[JAMMED] = 51
+            wr = 2
+        elif op == 0x33:  # RLA (zp),Y
+            cyc += 8
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = ((val << 1) | c) & 0xFF
+            c = val >> 7
+            a &= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x34:  # NOP zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0x37:  # RLA zp,X
+            cyc += 6
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = ((val << 1) | c) & 0xFF
+            c = val >> 7
+            a &= wval
+            nz = a
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x3A:  # NOP imp
+            cyc += 2
+        elif op == 0x3B:  # RLA abs,Y
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = ((val << 1) | c) & 0xFF
+            c = val >> 7
+            a &= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x3C:  # NOP abs,X
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0x3E:  # ROL abs,X
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = ((val << 1) | c) & 0xFF
+            c = val >> 7
+            nz = wval
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x3F:  # RLA abs,X
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = ((val << 1) | c) & 0xFF
+            c = val >> 7
+            a &= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x41:  # EOR (zp,X)
+            cyc += 6
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a ^= val
+            nz = a
+        elif op == 0x42:  # JAM imp
+            cyc += 2
+            s[EXEC] |= EX_FATAL
+            s[JAMMED] = 67
+            wr = 2
+        elif op == 0x43:  # SRE (zp,X)
+            cyc += 8
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            c = val & 1
+            wval = val >> 1
+            a ^= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x44:  # NOP zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0x47:  # SRE zp
+            cyc += 5
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            c = val & 1
+            wval = val >> 1
+            a ^= wval
+            nz = a
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x4B:  # ASR imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            a &= val
+            c = a & 1
+            a = a >> 1
+            nz = a
+        elif op == 0x4F:  # SRE abs
+            cyc += 6
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            c = val & 1
+            wval = val >> 1
+            a ^= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x52:  # JAM imp
+            cyc += 2
+            s[EXEC] |= EX_FATAL
+            s[JAMMED] = 83
+            wr = 2
+        elif op == 0x53:  # SRE (zp),Y
+            cyc += 8
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            c = val & 1
+            wval = val >> 1
+            a ^= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x54:  # NOP zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0x57:  # SRE zp,X
+            cyc += 6
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            c = val & 1
+            wval = val >> 1
+            a ^= wval
+            nz = a
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x58:  # CLI imp
+            cyc += 2
+            s[FI] = 0
+        elif op == 0x5A:  # NOP imp
+            cyc += 2
+        elif op == 0x5B:  # SRE abs,Y
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            c = val & 1
+            wval = val >> 1
+            a ^= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x5C:  # NOP abs,X
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0x5E:  # LSR abs,X
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            c = val & 1
+            wval = val >> 1
+            nz = wval
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x5F:  # SRE abs,X
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            c = val & 1
+            wval = val >> 1
+            a ^= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x61:  # ADC (zp,X)
+            cyc += 6
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                total = a + val + c
+                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0x62:  # JAM imp
+            cyc += 2
+            s[EXEC] |= EX_FATAL
+            s[JAMMED] = 99
+            wr = 2
+        elif op == 0x63:  # RRA (zp,X)
+            cyc += 8
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val >> 1) | (c << 7)
+            c = val & 1
+            if s[FD] == 0:
+                total = a + wval + c
+                s[FV] = 1 if (a ^ total) & (wval ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, wval, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x64:  # NOP zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0x67:  # RRA zp
+            cyc += 5
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val >> 1) | (c << 7)
+            c = val & 1
+            if s[FD] == 0:
+                total = a + wval + c
+                s[FV] = 1 if (a ^ total) & (wval ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, wval, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x6B:  # ARR imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            a, c, nz = _arr(s, a, val, c)
+        elif op == 0x6F:  # RRA abs
+            cyc += 6
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val >> 1) | (c << 7)
+            c = val & 1
+            if s[FD] == 0:
+                total = a + wval + c
+                s[FV] = 1 if (a ^ total) & (wval ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, wval, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x72:  # JAM imp
+            cyc += 2
+            s[EXEC] |= EX_FATAL
+            s[JAMMED] = 115
+            wr = 2
+        elif op == 0x73:  # RRA (zp),Y
+            cyc += 8
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val >> 1) | (c << 7)
+            c = val & 1
+            if s[FD] == 0:
+                total = a + wval + c
+                s[FV] = 1 if (a ^ total) & (wval ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, wval, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x74:  # NOP zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0x77:  # RRA zp,X
+            cyc += 6
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val >> 1) | (c << 7)
+            c = val & 1
+            if s[FD] == 0:
+                total = a + wval + c
+                s[FV] = 1 if (a ^ total) & (wval ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, wval, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x78:  # SEI imp
+            cyc += 2
+            s[FI] = 1
+        elif op == 0x7A:  # NOP imp
+            cyc += 2
+        elif op == 0x7B:  # RRA abs,Y
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val >> 1) | (c << 7)
+            c = val & 1
+            if s[FD] == 0:
+                total = a + wval + c
+                s[FV] = 1 if (a ^ total) & (wval ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, wval, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x7C:  # NOP abs,X
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0x7E:  # ROR abs,X
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val >> 1) | (c << 7)
+            c = val & 1
+            nz = wval
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x7F:  # RRA abs,X
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val >> 1) | (c << 7)
+            c = val & 1
+            if s[FD] == 0:
+                total = a + wval + c
+                s[FV] = 1 if (a ^ total) & (wval ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, wval, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x80:  # NOP imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+        elif op == 0x81:  # STA (zp,X)
+            cyc += 6
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            wval = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x82:  # NOP imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+        elif op == 0x83:  # SAX (zp,X)
+            cyc += 6
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            wval = a & x
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x87:  # SAX zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            wval = a & x
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x89:  # NOP imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+        elif op == 0x8B:  # ANE imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            a = (a | 0xEE) & x & val
+            nz = a
+        elif op == 0x8F:  # SAX abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            wval = a & x
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x92:  # JAM imp
+            cyc += 2
+            s[EXEC] |= EX_FATAL
+            s[JAMMED] = 147
+            wr = 2
+        elif op == 0x93:  # SHA (zp),Y
+            cyc += 6
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            wval = a & x & (((addr >> 8) & 0xFF) + 1)
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x97:  # SAX zp,Y
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + y) & 0xFF
+            wval = a & x
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x9B:  # SHS abs,Y
+            cyc += 5
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            s[SP] = a & x
+            wval = a & x & (((addr >> 8) & 0xFF) + 1)
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x9C:  # SHY abs,X
+            cyc += 5
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            wval = y & (((addr >> 8) & 0xFF) + 1)
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x9E:  # SHX abs,Y
+            cyc += 5
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            wval = x & (((addr >> 8) & 0xFF) + 1)
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x9F:  # SHA abs,Y
+            cyc += 5
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            wval = a & x & (((addr >> 8) & 0xFF) + 1)
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xA3:  # LAX (zp,X)
+            cyc += 6
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            x = val
+            nz = a
+        elif op == 0xA7:  # LAX zp
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            x = val
+            nz = a
+        elif op == 0xAB:  # LXA imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            a = (a | 0xEE) & val
+            x = a
+            nz = a
+        elif op == 0xAF:  # LAX abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            x = val
+            nz = a
+        elif op == 0xB2:  # JAM imp
+            cyc += 2
+            s[EXEC] |= EX_FATAL
+            s[JAMMED] = 179
+            wr = 2
+        elif op == 0xB3:  # LAX (zp),Y
+            cyc += 5
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            x = val
+            nz = a
+        elif op == 0xB7:  # LAX zp,Y
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + y) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            x = val
+            nz = a
+        elif op == 0xBB:  # LAS abs,Y
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a = s[SP] & val
+            x = a
+            s[SP] = a
+            nz = a
+        elif op == 0xBF:  # LAX abs,Y
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            x = val
+            nz = a
+        elif op == 0xC2:  # NOP imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+        elif op == 0xC3:  # DCP (zp,X)
+            cyc += 8
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val - 1) & 0xFF
+            nz = (a - wval) & 0xFF
+            c = 1 if a >= wval else 0
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xC7:  # DCP zp
+            cyc += 5
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val - 1) & 0xFF
+            nz = (a - wval) & 0xFF
+            c = 1 if a >= wval else 0
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xCB:  # SBX imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            t = (x & a) - val
+            x = t & 0xFF
+            nz = x
+            c = 1 if t >= 0 else 0
+        elif op == 0xCF:  # DCP abs
+            cyc += 6
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val - 1) & 0xFF
+            nz = (a - wval) & 0xFF
+            c = 1 if a >= wval else 0
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xD2:  # JAM imp
+            cyc += 2
+            s[EXEC] |= EX_FATAL
+            s[JAMMED] = 211
+            wr = 2
+        elif op == 0xD3:  # DCP (zp),Y
+            cyc += 8
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val - 1) & 0xFF
+            nz = (a - wval) & 0xFF
+            c = 1 if a >= wval else 0
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xD4:  # NOP zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0xD7:  # DCP zp,X
+            cyc += 6
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val - 1) & 0xFF
+            nz = (a - wval) & 0xFF
+            c = 1 if a >= wval else 0
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xDA:  # NOP imp
+            cyc += 2
+        elif op == 0xDB:  # DCP abs,Y
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val - 1) & 0xFF
+            nz = (a - wval) & 0xFF
+            c = 1 if a >= wval else 0
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xDC:  # NOP abs,X
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0xDE:  # DEC abs,X
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val - 1) & 0xFF
+            nz = wval
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xDF:  # DCP abs,X
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val - 1) & 0xFF
+            nz = (a - wval) & 0xFF
+            c = 1 if a >= wval else 0
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xE1:  # SBC (zp,X)
+            cyc += 6
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                inv = val ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0xE2:  # NOP imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+        elif op == 0xE3:  # ISB (zp,X)
+            cyc += 8
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val + 1) & 0xFF
+            if s[FD] == 0:
+                inv = wval ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, wval, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xE7:  # ISB zp
+            cyc += 5
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val + 1) & 0xFF
+            if s[FD] == 0:
+                inv = wval ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, wval, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xEB:  # SBC imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if s[FD] == 0:
+                inv = val ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0xEE:  # INC abs
+            cyc += 6
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val + 1) & 0xFF
+            nz = wval
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xEF:  # ISB abs
+            cyc += 6
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val + 1) & 0xFF
+            if s[FD] == 0:
+                inv = wval ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, wval, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xF1:  # SBC (zp),Y
+            cyc += 5
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                inv = val ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0xF2:  # JAM imp
+            cyc += 2
+            s[EXEC] |= EX_FATAL
+            s[JAMMED] = 243
+            wr = 2
+        elif op == 0xF3:  # ISB (zp),Y
+            cyc += 8
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val + 1) & 0xFF
+            if s[FD] == 0:
+                inv = wval ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, wval, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xF4:  # NOP zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0xF7:  # ISB zp,X
+            cyc += 6
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val + 1) & 0xFF
+            if s[FD] == 0:
+                inv = wval ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, wval, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xFA:  # NOP imp
+            cyc += 2
+        elif op == 0xFB:  # ISB abs,Y
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val + 1) & 0xFF
+            if s[FD] == 0:
+                inv = wval ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, wval, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xFC:  # NOP abs,X
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0xFE:  # INC abs,X
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val + 1) & 0xFF
+            nz = wval
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xFF:  # ISB abs,X
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val + 1) & 0xFF
+            if s[FD] == 0:
+                inv = wval ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, wval, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        if wr:  # a write RIOT RAM did not take (1: the one site that inlines the device path), or a
+            if wr == 1:  # case that may have stopped the CPU (2): only then can EXEC have changed
+                cyc = _wr(s, rom, fb, addr, wval, draw, cyc, 1)
+            if s[EXEC] != 0:
+                left -= 1
+                break
+        left -= 1
+        if left <= 0:
+            break
+    s[CYC] = cyc
+    s[DBUS] = bus
+    s[LAST_READ] = ENDS_WITH_READ[np.uint8(op)]
+    s[IR] = op
+    s[A] = a
+    s[X] = x
+    s[Y] = y
+    s[PC] = pc
+    s[FN] = 1 if nz & 0x180 else 0
+    s[FNZ] = 1 if nz & 0xFF else 0
+    s[FC] = c
+    s[INSTR] += number - left
+    return number - left
+
+
+@jit(lean=True)
+def execute_counting(s, rom, fb, number, draw):
+    """Run up to ``number`` instructions, stopping early when the TIA ends the frame (EX_STOP) or a
+    JAM halts the CPU for good (EX_FATAL). ``draw`` false skips pixel writes (collisions still count).
+
+    Only A, X, Y, PC, C, N/Z, the data bus and the cycle counter live in locals from one instruction to
+    the next: SP, V, D, I and B stay in the state array. ``nz`` holds N and Z together: Z is clear when
+    ``nz & 0xFF``, N is set when ``nz & 0x180`` (BIT and PLP set them apart).
+
+    Counts where instructions run, for choosing a ROM's blocks (``blocks.py``): ``execute`` with
+    that one hook.
+    """
+    s[EXEC] &= EX_FATAL
+    s[QV_OK] = 0  # tia.quiet's verdicts are this call's own: a restore may have come before it
+    frame_constants(s)  # the write path's frame-start arithmetic, once per call
+    if s[EXEC] != 0 or number <= 0:
+        return 0
+    a = s[A]
+    x = s[X]
+    y = s[Y]
+    pc = s[PC]
+    c = s[FC]
+    nz = (1 if s[FNZ] else 0) | (0x100 if s[FN] else 0)
+    cyc = s[CYC]
+    bus = s[DBUS]
+    left = number
+    flat = _flat_mask(s, rom)
+    op = 0
+    w = 0
+    counts = ptr_i64(s[BLOCK_COUNTS])
+    arrived = 1
+    while True:
+        key = -1
+        if pc & 0x1000:
+            key = (pc & flat) if flat >= 0 else s[C_BASE] + (pc & 0xFFF)
+        if key >= 0:
+            counts[key] += 1
+            if arrived:
+                counts[s[BLOCK_TABLE_N] + key] += 1
+        op, w, cyc = _instruction(s, rom, fb, flat, pc, draw, cyc, bus)
+        pc = (pc + 1) & 0xFFFF
+        bus = op
+        wr = 0
+        if op == 0x85:  # STA zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            wval = a
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xD0:  # BNE rel
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if (nz & 0xFF) != 0:
+                target = (pc + _signed(val)) & 0xFFFF
+                extra = 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += extra
+                pc = target
+                if val == 0xFB or val == 0xF9:
+                    a, x, y, nz, cyc, left = _after_timer_wait(s, rom, pc, cyc, left, 2 + extra, a, x, y, nz)
+        elif op == 0xAD:  # LDA abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            nz = a
+        elif op == 0xB1:  # LDA (zp),Y
+            cyc += 5
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            nz = a
+        elif op == 0xA5:  # LDA zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            nz = a
+        elif op == 0x10:  # BPL rel
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if (nz & 0x180) == 0:
+                target = (pc + _signed(val)) & 0xFFFF
+                extra = 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += extra
+                pc = target
+                if val == 0xFB or val == 0xF9:
+                    a, x, y, nz, cyc, left = _after_timer_wait(s, rom, pc, cyc, left, 2 + extra, a, x, y, nz)
+        elif op == 0xA9:  # LDA imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            a = val
+            nz = a
+        elif op == 0x88:  # DEY imp
+            cyc += 2
+            y = (y - 1) & 0xFF
+            nz = y
+        elif op == 0xF0:  # BEQ rel
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if (nz & 0xFF) == 0:
+                target = (pc + _signed(val)) & 0xFFFF
+                extra = 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += extra
+                pc = target
+        elif op == 0x86:  # STX zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            wval = x
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xCA:  # DEX imp
+            cyc += 2
+            x = (x - 1) & 0xFF
+            nz = x
+        elif op == 0xB5:  # LDA zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            nz = a
+        elif op == 0xB9:  # LDA abs,Y
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            nz = a
+        elif op == 0xA4:  # LDY zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            y = val
+            nz = y
+        elif op == 0xB0:  # BCS rel
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if c != 0:
+                target = (pc + _signed(val)) & 0xFFFF
+                extra = 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += extra
+                pc = target
+        elif op == 0x84:  # STY zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            wval = y
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xAE:  # LDX abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            x = val
+            nz = x
+        elif op == 0xEA:  # NOP imp
+            cyc += 2
+        elif op == 0x90:  # BCC rel
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if c == 0:
+                target = (pc + _signed(val)) & 0xFFFF
+                extra = 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += extra
+                pc = target
+                if val == 0xF7:
+                    a, nz, cyc, left = _after_timer_wait_below(s, rom, pc, cyc, left, 2 + extra, a, nz)
+        elif op == 0x29:  # AND imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            a &= val
+            nz = a
+        elif op == 0x30:  # BMI rel
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if (nz & 0x180) != 0:
+                target = (pc + _signed(val)) & 0xFFFF
+                extra = 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += extra
+                pc = target
+                if val == 0xFB or val == 0xF9:
+                    a, x, y, nz, cyc, left = _after_timer_wait(s, rom, pc, cyc, left, 2 + extra, a, x, y, nz)
+        elif op == 0x4A:  # LSRA imp
+            cyc += 2
+            c = a & 1
+            a = a >> 1
+            nz = a
+        elif op == 0xA6:  # LDX zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            x = val
+            nz = x
+        elif op == 0x0A:  # ASLA imp
+            cyc += 2
+            c = a >> 7
+            a = (a << 1) & 0xFF
+            nz = a
+        elif op == 0xC6:  # DEC zp
+            cyc += 5
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val - 1) & 0xFF
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x4C:  # JMP abs
+            cyc += 3
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            pc = addr
+        elif op == 0xC9:  # CMP imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            nz = (a - val) & 0xFF
+            c = 1 if a >= val else 0
+        elif op == 0xBD:  # LDA abs,X
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            nz = a
+        elif op == 0xA2:  # LDX imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            x = val
+            nz = x
+        elif op == 0xC0:  # CPY imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            nz = (y - val) & 0xFF
+            c = 1 if y >= val else 0
+        elif op == 0xA8:  # TAY imp
+            cyc += 2
+            y = a
+            nz = y
+        elif op == 0xC4:  # CPY zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            nz = (y - val) & 0xFF
+            c = 1 if y >= val else 0
+        elif op == 0x38:  # SEC imp
+            cyc += 2
+            c = 1
+        elif op == 0xC8:  # INY imp
+            cyc += 2
+            y = (y + 1) & 0xFF
+            nz = y
+        elif op == 0xAA:  # TAX imp
+            cyc += 2
+            x = a
+            nz = x
+        elif op == 0x95:  # STA zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            wval = a
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xE4:  # CPX zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            nz = (x - val) & 0xFF
+            c = 1 if x >= val else 0
+        elif op == 0x8A:  # TXA imp
+            cyc += 2
+            a = x
+            nz = a
+        elif op == 0xA0:  # LDY imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            y = val
+            nz = y
+        elif op == 0xE5:  # SBC zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                inv = val ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0xAC:  # LDY abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            y = val
+            nz = y
+        elif op == 0xE6:  # INC zp
+            cyc += 5
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val + 1) & 0xFF
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x60:  # RTS imp
+            cyc += 6
+            sp = s[SP]
+            dummy, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, bus)
+            sp = (sp + 1) & 0xFF
+            val, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, dummy)
+            bus = val
+            sp = (sp + 1) & 0xFF
+            hi, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, bus)
+            pc = val | (hi << 8)
+            dummy, cyc = _byte(s, rom, fb, flat, pc, draw, cyc, hi)
+            bus = dummy
+            pc = (pc + 1) & 0xFFFF
+            s[SP] = sp
+        elif op == 0xE0:  # CPX imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            nz = (x - val) & 0xFF
+            c = 1 if x >= val else 0
+        elif op == 0x20:  # JSR abs
+            cyc += 6
+            sp = s[SP]
+            if w == _SELF_FETCHED:
+                lo, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            else:
+                lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            dummy, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, lo)
+            cyc = _push(s, rom, fb, 0x100 + sp, pc >> 8, draw, cyc, 1)
+            sp = (sp - 1) & 0xFF
+            cyc = _push(s, rom, fb, 0x100 + sp, pc & 0xFF, draw, cyc, 0)
+            s[SP] = (sp - 1) & 0xFF
+            if w == _SELF_FETCHED:
+                hi, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, pc & 0xFF)
+            else:
+                hi = w >> 8
+            bus = hi
+            pc = lo | (hi << 8)
+            wr = 2
+        elif op == 0xE8:  # INX imp
+            cyc += 2
+            x = (x + 1) & 0xFF
+            nz = x
+        elif op == 0x18:  # CLC imp
+            cyc += 2
+            c = 0
+        elif op == 0x08:  # PHP imp
+            cyc += 3
+            sp = s[SP]
+            addr = 0x100 + sp
+            wval = _status(s, nz, c) & 0xFF
+            s[SP] = (sp - 1) & 0xFF
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xC5:  # CMP zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            nz = (a - val) & 0xFF
+            c = 1 if a >= val else 0
+        elif op == 0x25:  # AND zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a &= val
+            nz = a
+        elif op == 0xE9:  # SBC imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if s[FD] == 0:
+                inv = val ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0x68:  # PLA imp
+            cyc += 4
+            sp = s[SP]
+            dummy, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, bus)
+            sp = (sp + 1) & 0xFF
+            val, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, dummy)
+            bus = val
+            a = val
+            nz = a
+            s[SP] = sp
+        elif op == 0x98:  # TYA imp
+            cyc += 2
+            a = y
+            nz = a
+        elif op == 0x8D:  # STA abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            wval = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x65:  # ADC zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                total = a + val + c
+                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0x49:  # EOR imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            a ^= val
+            nz = a
+        elif op == 0x69:  # ADC imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if s[FD] == 0:
+                total = a + val + c
+                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0x24:  # BIT zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            nz = (a & val) | ((val & 0x80) << 1)
+            s[FV] = (val >> 6) & 1
+        elif op == 0x45:  # EOR zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a ^= val
+            nz = a
+        elif op == 0x48:  # PHA imp
+            cyc += 3
+            sp = s[SP]
+            addr = 0x100 + sp
+            wval = a
+            s[SP] = (sp - 1) & 0xFF
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xD5:  # CMP zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            nz = (a - val) & 0xFF
+            c = 1 if a >= val else 0
+        elif op == 0x05:  # ORA zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a |= val
+            nz = a
+        elif op == 0x9A:  # TXS imp
+            cyc += 2
+            s[SP] = x
+        elif op == 0x6C:  # JMP (ind)
+            cyc += 5
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            lo, cyc = _any(s, rom, fb, flat, base, draw, cyc, bus)
+            hi, cyc = _any(s, rom, fb, flat, (base & 0xFF00) | ((base + 1) & 0xFF), draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            pc = addr
+        elif op == 0xBE:  # LDX abs,Y
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            x = val
+            nz = x
+        elif op == 0x99:  # STA abs,Y
+            cyc += 5
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            wval = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x31:  # AND (zp),Y
+            cyc += 5
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a &= val
+            nz = a
+        elif op == 0xB4:  # LDY zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            y = val
+            nz = y
+        elif op == 0x2A:  # ROLA imp
+            cyc += 2
+            r = ((a << 1) | c) & 0xFF
+            c = a >> 7
+            a = r
+            nz = a
+        elif op == 0x2C:  # BIT abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            nz = (a & val) | ((val & 0x80) << 1)
+            s[FV] = (val >> 6) & 1
+        elif op == 0x11:  # ORA (zp),Y
+            cyc += 5
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a |= val
+            nz = a
+        elif op == 0xDD:  # CMP abs,X
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            nz = (a - val) & 0xFF
+            c = 1 if a >= val else 0
+        elif op == 0xBA:  # TSX imp
+            cyc += 2
+            x = s[SP]
+            nz = x
+        elif op == 0x75:  # ADC zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                total = a + val + c
+                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0x94:  # STY zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            wval = y
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xA1:  # LDA (zp,X)
+            cyc += 6
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            nz = a
+        elif op == 0xBC:  # LDY abs,X
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            y = val
+            nz = y
+        elif op == 0xD9:  # CMP abs,Y
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            nz = (a - val) & 0xFF
+            c = 1 if a >= val else 0
+        elif op == 0x6A:  # RORA imp
+            cyc += 2
+            r = (a >> 1) | (c << 7)
+            c = a & 1
+            a = r
+            nz = a
+        elif op == 0x70:  # BVS rel
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if s[FV] != 0:
+                target = (pc + _signed(val)) & 0xFFFF
+                extra = 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += extra
+                pc = target
+        elif op == 0x09:  # ORA imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            a |= val
+            nz = a
+        elif op == 0x06:  # ASL zp
+            cyc += 5
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            c = val >> 7
+            wval = (val << 1) & 0xFF
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x26:  # ROL zp
+            cyc += 5
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = ((val << 1) | c) & 0xFF
+            c = val >> 7
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x8E:  # STX abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            wval = x
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x50:  # BVC rel
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if s[FV] == 0:
+                target = (pc + _signed(val)) & 0xFFFF
+                extra = 2 if ((pc ^ target) & 0xFF00) else 1
+                cyc += extra
+                pc = target
+        elif op == 0x8C:  # STY abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            wval = y
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x3D:  # AND abs,X
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a &= val
+            nz = a
+        elif op == 0x46:  # LSR zp
+            cyc += 5
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            c = val & 1
+            wval = val >> 1
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xB6:  # LDX zp,Y
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + y) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            x = val
+            nz = x
+        elif op == 0x51:  # EOR (zp),Y
+            cyc += 5
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a ^= val
+            nz = a
+        elif op == 0xD8:  # CLD imp
+            cyc += 2
+            s[FD] = 0
+        elif op == 0x39:  # AND abs,Y
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a &= val
+            nz = a
+        elif op == 0x7D:  # ADC abs,X
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                total = a + val + c
+                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0xF5:  # SBC zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                inv = val ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0x15:  # ORA zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a |= val
+            nz = a
+        elif op == 0x66:  # ROR zp
+            cyc += 5
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val >> 1) | (c << 7)
+            c = val & 1
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xD6:  # DEC zp,X
+            cyc += 6
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val - 1) & 0xFF
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x96:  # STX zp,Y
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + y) & 0xFF
+            wval = x
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x79:  # ADC abs,Y
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                total = a + val + c
+                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0xF6:  # INC zp,X
+            cyc += 6
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val + 1) & 0xFF
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x76:  # ROR zp,X
+            cyc += 6
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val >> 1) | (c << 7)
+            c = val & 1
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xCE:  # DEC abs
+            cyc += 6
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val - 1) & 0xFF
+            nz = wval
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xF8:  # SED imp
+            cyc += 2
+            s[FD] = 1
+        elif op == 0xF9:  # SBC abs,Y
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                inv = val ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0x9D:  # STA abs,X
+            cyc += 5
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            wval = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x19:  # ORA abs,Y
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a |= val
+            nz = a
+        elif op == 0x59:  # EOR abs,Y
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a ^= val
+            nz = a
+        elif op == 0x1D:  # ORA abs,X
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a |= val
+            nz = a
+        elif op == 0x91:  # STA (zp),Y
+            cyc += 6
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            wval = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xEC:  # CPX abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            nz = (x - val) & 0xFF
+            c = 1 if x >= val else 0
+        elif op == 0x28:  # PLP imp
+            cyc += 4
+            sp = s[SP]
+            dummy, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, bus)
+            sp = (sp + 1) & 0xFF
+            val, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, dummy)
+            bus = val
+            nz = (0 if val & 0x02 else 1) | ((val & 0x80) << 1)
+            s[FV] = (val >> 6) & 1
+            s[FB] = 1  # the 6507's B flag always reads as set
+            s[FD] = (val >> 3) & 1
+            s[FI] = (val >> 2) & 1
+            c = val & 1
+            s[SP] = sp
+        elif op == 0x55:  # EOR zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a ^= val
+            nz = a
+        elif op == 0x5D:  # EOR abs,X
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a ^= val
+            nz = a
+        elif op == 0x36:  # ROL zp,X
+            cyc += 6
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = ((val << 1) | c) & 0xFF
+            c = val >> 7
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xFD:  # SBC abs,X
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                inv = val ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0xB8:  # CLV imp
+            cyc += 2
+            s[FV] = 0
+        elif op == 0xD1:  # CMP (zp),Y
+            cyc += 5
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            nz = (a - val) & 0xFF
+            c = 1 if a >= val else 0
+        elif op == 0xED:  # SBC abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                inv = val ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0x16:  # ASL zp,X
+            cyc += 6
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            c = val >> 7
+            wval = (val << 1) & 0xFF
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x2D:  # AND abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a &= val
+            nz = a
+        elif op == 0x00:  # BRK imp
+            cyc += 7
+            sp = s[SP]
+            dummy, cyc = _byte_cold(s, rom, fb, flat, pc, draw, cyc, bus)
+            pc = (pc + 1) & 0xFFFF
+            s[FB] = 1
+            cyc = _push(s, rom, fb, 0x100 + sp, pc >> 8, draw, cyc, 1)
+            sp = (sp - 1) & 0xFF
+            cyc = _push(s, rom, fb, 0x100 + sp, pc & 0xFF, draw, cyc, 0)
+            sp = (sp - 1) & 0xFF
+            pv = _status(s, nz, c) & 0xFF
+            cyc = _push(s, rom, fb, 0x100 + sp, pv, draw, cyc, 0)
+            s[SP] = (sp - 1) & 0xFF
+            s[FI] = 1
+            s[CYC] = cyc
+            s[DBUS] = pv
+            lo = _rd_call(s, rom, fb, 0xFFFE, draw)
+            hi = _rd_call(s, rom, fb, 0xFFFF, draw)
+            pc = lo | (hi << 8)
+            cyc = s[CYC]
+            bus = hi
+            wr = 2
+        elif op == 0x40:  # RTI imp
+            cyc += 6
+            sp = s[SP]
+            dummy, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, bus)
+            sp = (sp + 1) & 0xFF
+            val, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, dummy)
+            bus = val
+            nz = (0 if val & 0x02 else 1) | ((val & 0x80) << 1)
+            s[FV] = (val >> 6) & 1
+            s[FB] = 1  # the 6507's B flag always reads as set
+            s[FD] = (val >> 3) & 1
+            s[FI] = (val >> 2) & 1
+            c = val & 1
+            sp = (sp + 1) & 0xFF
+            lo, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, bus)
+            sp = (sp + 1) & 0xFF
+            hi, cyc = _zp(s, rom, fb, 0x100 + sp, draw, cyc, lo)
+            bus = hi
+            pc = lo | (hi << 8)
+            s[SP] = sp
+        elif op == 0x35:  # AND zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a &= val
+            nz = a
+        elif op == 0x4D:  # EOR abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a ^= val
+            nz = a
+        elif op == 0x56:  # LSR zp,X
+            cyc += 6
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            c = val & 1
+            wval = val >> 1
+            nz = wval
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x0D:  # ORA abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a |= val
+            nz = a
+        elif op == 0x6D:  # ADC abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                total = a + val + c
+                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0xC1:  # CMP (zp,X)
+            cyc += 6
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            nz = (a - val) & 0xFF
+            c = 1 if a >= val else 0
+        elif op == 0x6E:  # ROR abs
+            cyc += 6
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val >> 1) | (c << 7)
+            c = val & 1
+            nz = wval
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x1E:  # ASL abs,X
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            c = val >> 7
+            wval = (val << 1) & 0xFF
+            nz = wval
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xCD:  # CMP abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            nz = (a - val) & 0xFF
+            c = 1 if a >= val else 0
+        elif op == 0x71:  # ADC (zp),Y
+            cyc += 5
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                total = a + val + c
+                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0x4E:  # LSR abs
+            cyc += 6
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            c = val & 1
+            wval = val >> 1
+            nz = wval
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xCC:  # CPY abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            nz = (y - val) & 0xFF
+            c = 1 if y >= val else 0
+        elif op == 0x01:  # ORA (zp,X)
+            cyc += 6
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a |= val
+            nz = a
+        elif op == 0x02:  # JAM imp
+            cyc += 2
+            s[EXEC] |= EX_FATAL
+            s[JAMMED] = 3
+            wr = 2
+        elif op == 0x03:  # SLO (zp,X)
+            cyc += 8
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            c = val >> 7
+            wval = (val << 1) & 0xFF
+            a |= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x04:  # NOP zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0x07:  # SLO zp
+            cyc += 5
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            c = val >> 7
+            wval = (val << 1) & 0xFF
+            a |= wval
+            nz = a
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x0B:  # ANC imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            a &= val
+            nz = a
+            c = a >> 7
+        elif op == 0x0C:  # NOP abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0x0E:  # ASL abs
+            cyc += 6
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            c = val >> 7
+            wval = (val << 1) & 0xFF
+            nz = wval
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x0F:  # SLO abs
+            cyc += 6
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            c = val >> 7
+            wval = (val << 1) & 0xFF
+            a |= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x12:  # JAM imp
+            cyc += 2
+            s[EXEC] |= EX_FATAL
+            s[JAMMED] = 19
+            wr = 2
+        elif op == 0x13:  # SLO (zp),Y
+            cyc += 8
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            c = val >> 7
+            wval = (val << 1) & 0xFF
+            a |= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x14:  # NOP zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0x17:  # SLO zp,X
+            cyc += 6
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            c = val >> 7
+            wval = (val << 1) & 0xFF
+            a |= wval
+            nz = a
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x1A:  # NOP imp
+            cyc += 2
+        elif op == 0x1B:  # SLO abs,Y
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            c = val >> 7
+            wval = (val << 1) & 0xFF
+            a |= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x1C:  # NOP abs,X
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0x1F:  # SLO abs,X
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            c = val >> 7
+            wval = (val << 1) & 0xFF
+            a |= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x21:  # AND (zp,X)
+            cyc += 6
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a &= val
+            nz = a
+        elif op == 0x22:  # JAM imp
+            cyc += 2
+            s[EXEC] |= EX_FATAL
+            s[JAMMED] = 35
+            wr = 2
+        elif op == 0x23:  # RLA (zp,X)
+            cyc += 8
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = ((val << 1) | c) & 0xFF
+            c = val >> 7
+            a &= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x27:  # RLA zp
+            cyc += 5
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = ((val << 1) | c) & 0xFF
+            c = val >> 7
+            a &= wval
+            nz = a
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x2B:  # ANC imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            a &= val
+            nz = a
+            c = a >> 7
+        elif op == 0x2E:  # ROL abs
+            cyc += 6
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = ((val << 1) | c) & 0xFF
+            c = val >> 7
+            nz = wval
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x2F:  # RLA abs
+            cyc += 6
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = ((val << 1) | c) & 0xFF
+            c = val >> 7
+            a &= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x32:  # JAM imp
+            cyc += 2
+            s[EXEC] |= EX_FATAL
+            s[JAMMED] = 51
+            wr = 2
+        elif op == 0x33:  # RLA (zp),Y
+            cyc += 8
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = ((val << 1) | c) & 0xFF
+            c = val >> 7
+            a &= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x34:  # NOP zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0x37:  # RLA zp,X
+            cyc += 6
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = ((val << 1) | c) & 0xFF
+            c = val >> 7
+            a &= wval
+            nz = a
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x3A:  # NOP imp
+            cyc += 2
+        elif op == 0x3B:  # RLA abs,Y
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = ((val << 1) | c) & 0xFF
+            c = val >> 7
+            a &= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x3C:  # NOP abs,X
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0x3E:  # ROL abs,X
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = ((val << 1) | c) & 0xFF
+            c = val >> 7
+            nz = wval
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x3F:  # RLA abs,X
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = ((val << 1) | c) & 0xFF
+            c = val >> 7
+            a &= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x41:  # EOR (zp,X)
+            cyc += 6
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a ^= val
+            nz = a
+        elif op == 0x42:  # JAM imp
+            cyc += 2
+            s[EXEC] |= EX_FATAL
+            s[JAMMED] = 67
+            wr = 2
+        elif op == 0x43:  # SRE (zp,X)
+            cyc += 8
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            c = val & 1
+            wval = val >> 1
+            a ^= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x44:  # NOP zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0x47:  # SRE zp
+            cyc += 5
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            c = val & 1
+            wval = val >> 1
+            a ^= wval
+            nz = a
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x4B:  # ASR imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            a &= val
+            c = a & 1
+            a = a >> 1
+            nz = a
+        elif op == 0x4F:  # SRE abs
+            cyc += 6
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            c = val & 1
+            wval = val >> 1
+            a ^= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x52:  # JAM imp
+            cyc += 2
+            s[EXEC] |= EX_FATAL
+            s[JAMMED] = 83
+            wr = 2
+        elif op == 0x53:  # SRE (zp),Y
+            cyc += 8
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            c = val & 1
+            wval = val >> 1
+            a ^= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x54:  # NOP zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0x57:  # SRE zp,X
+            cyc += 6
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            c = val & 1
+            wval = val >> 1
+            a ^= wval
+            nz = a
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x58:  # CLI imp
+            cyc += 2
+            s[FI] = 0
+        elif op == 0x5A:  # NOP imp
+            cyc += 2
+        elif op == 0x5B:  # SRE abs,Y
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            c = val & 1
+            wval = val >> 1
+            a ^= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x5C:  # NOP abs,X
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0x5E:  # LSR abs,X
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            c = val & 1
+            wval = val >> 1
+            nz = wval
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x5F:  # SRE abs,X
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            c = val & 1
+            wval = val >> 1
+            a ^= wval
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x61:  # ADC (zp,X)
+            cyc += 6
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                total = a + val + c
+                s[FV] = 1 if (a ^ total) & (val ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0x62:  # JAM imp
+            cyc += 2
+            s[EXEC] |= EX_FATAL
+            s[JAMMED] = 99
+            wr = 2
+        elif op == 0x63:  # RRA (zp,X)
+            cyc += 8
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val >> 1) | (c << 7)
+            c = val & 1
+            if s[FD] == 0:
+                total = a + wval + c
+                s[FV] = 1 if (a ^ total) & (wval ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, wval, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x64:  # NOP zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0x67:  # RRA zp
+            cyc += 5
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val >> 1) | (c << 7)
+            c = val & 1
+            if s[FD] == 0:
+                total = a + wval + c
+                s[FV] = 1 if (a ^ total) & (wval ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, wval, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x6B:  # ARR imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            a, c, nz = _arr(s, a, val, c)
+        elif op == 0x6F:  # RRA abs
+            cyc += 6
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val >> 1) | (c << 7)
+            c = val & 1
+            if s[FD] == 0:
+                total = a + wval + c
+                s[FV] = 1 if (a ^ total) & (wval ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, wval, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x72:  # JAM imp
+            cyc += 2
+            s[EXEC] |= EX_FATAL
+            s[JAMMED] = 115
+            wr = 2
+        elif op == 0x73:  # RRA (zp),Y
+            cyc += 8
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val >> 1) | (c << 7)
+            c = val & 1
+            if s[FD] == 0:
+                total = a + wval + c
+                s[FV] = 1 if (a ^ total) & (wval ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, wval, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x74:  # NOP zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0x77:  # RRA zp,X
+            cyc += 6
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val >> 1) | (c << 7)
+            c = val & 1
+            if s[FD] == 0:
+                total = a + wval + c
+                s[FV] = 1 if (a ^ total) & (wval ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, wval, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x78:  # SEI imp
+            cyc += 2
+            s[FI] = 1
+        elif op == 0x7A:  # NOP imp
+            cyc += 2
+        elif op == 0x7B:  # RRA abs,Y
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val >> 1) | (c << 7)
+            c = val & 1
+            if s[FD] == 0:
+                total = a + wval + c
+                s[FV] = 1 if (a ^ total) & (wval ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, wval, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x7C:  # NOP abs,X
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0x7E:  # ROR abs,X
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val >> 1) | (c << 7)
+            c = val & 1
+            nz = wval
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x7F:  # RRA abs,X
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val >> 1) | (c << 7)
+            c = val & 1
+            if s[FD] == 0:
+                total = a + wval + c
+                s[FV] = 1 if (a ^ total) & (wval ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _adc_bcd(s, a, wval, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x80:  # NOP imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+        elif op == 0x81:  # STA (zp,X)
+            cyc += 6
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            wval = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x82:  # NOP imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+        elif op == 0x83:  # SAX (zp,X)
+            cyc += 6
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            wval = a & x
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x87:  # SAX zp
+            cyc += 3
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            wval = a & x
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x89:  # NOP imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+        elif op == 0x8B:  # ANE imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            a = (a | 0xEE) & x & val
+            nz = a
+        elif op == 0x8F:  # SAX abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            wval = a & x
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x92:  # JAM imp
+            cyc += 2
+            s[EXEC] |= EX_FATAL
+            s[JAMMED] = 147
+            wr = 2
+        elif op == 0x93:  # SHA (zp),Y
+            cyc += 6
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            wval = a & x & (((addr >> 8) & 0xFF) + 1)
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x97:  # SAX zp,Y
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + y) & 0xFF
+            wval = a & x
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x9B:  # SHS abs,Y
+            cyc += 5
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            s[SP] = a & x
+            wval = a & x & (((addr >> 8) & 0xFF) + 1)
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x9C:  # SHY abs,X
+            cyc += 5
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            wval = y & (((addr >> 8) & 0xFF) + 1)
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x9E:  # SHX abs,Y
+            cyc += 5
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            wval = x & (((addr >> 8) & 0xFF) + 1)
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0x9F:  # SHA abs,Y
+            cyc += 5
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            wval = a & x & (((addr >> 8) & 0xFF) + 1)
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xA3:  # LAX (zp,X)
+            cyc += 6
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            x = val
+            nz = a
+        elif op == 0xA7:  # LAX zp
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            x = val
+            nz = a
+        elif op == 0xAB:  # LXA imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            a = (a | 0xEE) & val
+            x = a
+            nz = a
+        elif op == 0xAF:  # LAX abs
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            x = val
+            nz = a
+        elif op == 0xB2:  # JAM imp
+            cyc += 2
+            s[EXEC] |= EX_FATAL
+            s[JAMMED] = 179
+            wr = 2
+        elif op == 0xB3:  # LAX (zp),Y
+            cyc += 5
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            x = val
+            nz = a
+        elif op == 0xB7:  # LAX zp,Y
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + y) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            x = val
+            nz = a
+        elif op == 0xBB:  # LAS abs,Y
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a = s[SP] & val
+            x = a
+            s[SP] = a
+            nz = a
+        elif op == 0xBF:  # LAX abs,Y
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            a = val
+            x = val
+            nz = a
+        elif op == 0xC2:  # NOP imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+        elif op == 0xC3:  # DCP (zp,X)
+            cyc += 8
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val - 1) & 0xFF
+            nz = (a - wval) & 0xFF
+            c = 1 if a >= wval else 0
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xC7:  # DCP zp
+            cyc += 5
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val - 1) & 0xFF
+            nz = (a - wval) & 0xFF
+            c = 1 if a >= wval else 0
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xCB:  # SBX imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            t = (x & a) - val
+            x = t & 0xFF
+            nz = x
+            c = 1 if t >= 0 else 0
+        elif op == 0xCF:  # DCP abs
+            cyc += 6
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val - 1) & 0xFF
+            nz = (a - wval) & 0xFF
+            c = 1 if a >= wval else 0
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xD2:  # JAM imp
+            cyc += 2
+            s[EXEC] |= EX_FATAL
+            s[JAMMED] = 211
+            wr = 2
+        elif op == 0xD3:  # DCP (zp),Y
+            cyc += 8
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val - 1) & 0xFF
+            nz = (a - wval) & 0xFF
+            c = 1 if a >= wval else 0
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xD4:  # NOP zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0xD7:  # DCP zp,X
+            cyc += 6
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val - 1) & 0xFF
+            nz = (a - wval) & 0xFF
+            c = 1 if a >= wval else 0
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xDA:  # NOP imp
+            cyc += 2
+        elif op == 0xDB:  # DCP abs,Y
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val - 1) & 0xFF
+            nz = (a - wval) & 0xFF
+            c = 1 if a >= wval else 0
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xDC:  # NOP abs,X
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0xDE:  # DEC abs,X
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val - 1) & 0xFF
+            nz = wval
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xDF:  # DCP abs,X
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val - 1) & 0xFF
+            nz = (a - wval) & 0xFF
+            c = 1 if a >= wval else 0
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xE1:  # SBC (zp,X)
+            cyc += 6
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                inv = val ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0xE2:  # NOP imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+        elif op == 0xE3:  # ISB (zp,X)
+            cyc += 8
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            p = (p + x) & 0xFF
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val + 1) & 0xFF
+            if s[FD] == 0:
+                inv = wval ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, wval, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xE7:  # ISB zp
+            cyc += 5
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val + 1) & 0xFF
+            if s[FD] == 0:
+                inv = wval ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, wval, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xEB:  # SBC imm
+            cyc += 2
+            val = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = val
+            if s[FD] == 0:
+                inv = val ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0xEE:  # INC abs
+            cyc += 6
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val + 1) & 0xFF
+            nz = wval
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xEF:  # ISB abs
+            cyc += 6
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = base
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val + 1) & 0xFF
+            if s[FD] == 0:
+                inv = wval ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, wval, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xF1:  # SBC (zp),Y
+            cyc += 5
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            if s[FD] == 0:
+                inv = val ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, val, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+        elif op == 0xF2:  # JAM imp
+            cyc += 2
+            s[EXEC] |= EX_FATAL
+            s[JAMMED] = 243
+            wr = 2
+        elif op == 0xF3:  # ISB (zp),Y
+            cyc += 8
+            p = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = p
+            lo, cyc = _zp(s, rom, fb, p, draw, cyc, bus)
+            hi, cyc = _zp(s, rom, fb, p + 1, draw, cyc, lo)
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val + 1) & 0xFF
+            if s[FD] == 0:
+                inv = wval ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, wval, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xF4:  # NOP zp,X
+            cyc += 4
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0xF7:  # ISB zp,X
+            cyc += 6
+            addr = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = addr
+            addr = (addr + x) & 0xFF
+            val, cyc = _zp(s, rom, fb, addr, draw, cyc, bus)
+            bus = val
+            wval = (val + 1) & 0xFF
+            if s[FD] == 0:
+                inv = wval ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, wval, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+            if addr & 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xFA:  # NOP imp
+            cyc += 2
+        elif op == 0xFB:  # ISB abs,Y
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + y) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val + 1) & 0xFF
+            if s[FD] == 0:
+                inv = wval ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, wval, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xFC:  # NOP abs,X
+            cyc += 4
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            if (base ^ addr) & 0xFF00:
+                cyc += 1
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+        elif op == 0xFE:  # INC abs,X
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val + 1) & 0xFF
+            nz = wval
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        elif op == 0xFF:  # ISB abs,X
+            cyc += 7
+            lo = w & 0xFF
+            pc = (pc + 1) & 0xFFFF
+            bus = lo
+            hi = w >> 8
+            pc = (pc + 1) & 0xFFFF
+            bus = hi
+            base = lo | (hi << 8)
+            addr = (base + x) & 0xFFFF
+            val, cyc = _any_cold(s, rom, fb, flat, addr, draw, cyc, bus)
+            bus = val
+            wval = (val + 1) & 0xFF
+            if s[FD] == 0:
+                inv = wval ^ 0xFF
+                total = a + inv + c
+                s[FV] = 1 if (a ^ total) & (inv ^ total) & 0x80 else 0
+                a = total & 0xFF
+                c = total >> 8
+            else:
+                r = _sbc_bcd(s, a, wval, c)
+                a = r & 0xFF
+                c = r >> 8
+            nz = a
+            if (addr & 0x1280) == 0x80 and s[C_SCHEME] != S_FLAT64K:
+                s[RAM0 + (addr & 0x7F)] = wval
+            else:
+                wr = 1
+            bus = wval
+        arrived = CONTROL_FLOW[op]
         if wr:  # a write RIOT RAM did not take (1: the one site that inlines the device path), or a
             if wr == 1:  # case that may have stopped the CPU (2): only then can EXEC have changed
                 cyc = _wr(s, rom, fb, addr, wval, draw, cyc, 1)

@@ -230,7 +230,16 @@ FN_GAME_SET_MODE = _alloc("kernel_game_set_mode")  # 0 for a game without modes
 FN_DEVICE = _alloc("kernel_device_access")      # the CPU's TIA/RIOT/cartridge-device accesses (cpu.py)
 FN_TIA_UNDRAWN = _alloc("kernel_tia_write_undrawn")  # its TIA writes on undrawn frames, drawing compiled out
 FN_EXECUTE = _alloc("kernel_execute")            # the 6502 loop for one frame (machine.py)
-FN_FIRST, FN_LAST = FN_RUN_FRAME, FN_EXECUTE + 1
+# A ROM's compiled hot blocks (blocks.py), 0 without: their function, the table the loop finds them by
+# (per ROM image offset, the block's length or 0; its address and length), the C entry points they write
+# through, and the counters a selection run fills (per offset: instructions run, then arrivals).
+FN_BLOCKS = _alloc("kernel_blocks")
+BLOCK_TABLE = _alloc("block_table_address")
+BLOCK_TABLE_N = _alloc("block_table_length")
+FN_BLOCK_WRITE = _alloc("kernel_block_write")
+FN_BLOCK_STORED = _alloc("kernel_block_stored")
+BLOCK_COUNTS = _alloc("block_counts_address")
+FN_FIRST, FN_LAST = FN_RUN_FRAME, BLOCK_COUNTS + 1
 # Derived, not state: each object's coverage of a line (tia._undrawn_collisions) keyed by the inputs it
 # was built from, reused while they stay the same (P0, P1, M0, M1, BL, PF) — valid whatever was restored.
 CV_KEY = _alloc("cover_cache_key", 6)

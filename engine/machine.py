@@ -17,6 +17,7 @@ from ._jit import KERNEL_SIG, call_kernel, jit, lazy_cfunc, ptr_i64, ptr_u8
 from .cart_bus import cart_cycles_reset, cart_reset
 from .carts import S_DPC
 from .cpu import _device_c, _tia_write_undrawn_c, cpu_reset, execute
+from .cpu_exec import execute_blocks, execute_counting
 from .layout import (
     ACC_OBJS, DEFER_CLK, NODRAW, CYC, MT_IDX, MT0, RAM0, C_SCHEME, C_RESETBANK, C_XRAM_SIZE, C_PAGE, D_RNG, EX_STOP,
     T_FRAMESTART, T_STARTDISP, T_STOPDISP, T_LASTUPD, T_TOEOL, T_FP, T_FBCUR, T_PARTIAL, T_GREYED,
@@ -25,7 +26,7 @@ from .layout import (
     IN_SWCHA, IN_SWITCHES, IN_FIRE, IN_RES, CFG_CTRL, CFG_PLAYER, CFG_SWAPPADDLES,
     EV_J_UP, EV_J_DOWN, EV_J_LEFT, EV_J_RIGHT, EV_J_FIRE, EV_P_FIRE, EV_P_RES, EV_RESET, EV_SELECT,
     EV_DIFF_A, EV_DIFF_B, EV_COLOR, EV_BW, EV_FIRST, EV_LAST, E_GAME, N_STATE, FB_SIZE, FN_RUN_FRAME, FN_SYSTEM_RESET,
-    FN_DEVICE, FN_TIA_UNDRAWN, FN_EXECUTE,
+    FN_DEVICE, FN_TIA_UNDRAWN, FN_EXECUTE, FN_BLOCKS,
 )
 from .riot import riot_cycles_reset, riot_reset
 from .rng import mt_next, mt_seed
@@ -55,7 +56,7 @@ def install_kernels(s: np.ndarray) -> None:
     s[FN_SYSTEM_RESET] = _system_reset_c.address
     s[FN_DEVICE] = _device_c.address
     s[FN_TIA_UNDRAWN] = _tia_write_undrawn_c.address
-    s[FN_EXECUTE] = _execute_c.address
+    s[FN_EXECUTE] = execute_blocks_c.address if s[FN_BLOCKS] else _execute_c.address  # (blocks.install)
     _dispatch.install_kernels(s)
 
 
@@ -131,6 +132,20 @@ def _run_frame_impl(s, rom, fb, draw):
 @lazy_cfunc(KERNEL_SIG)
 def _execute_c(sp, ns, rp, nr, fp, nf, flag):
     return execute(carray(sp, (ns,)), carray(rp, (nr,)), carray(fp, (3, nf)), INSTRUCTIONS_PER_FRAME, flag != 0)
+
+
+@lazy_cfunc(KERNEL_SIG)
+def execute_blocks_c(sp, ns, rp, nr, fp, nf, flag):
+    """The loop with a ROM's compiled blocks (``blocks.py``), compiled only where some ROM has them."""
+    return execute_blocks(carray(sp, (ns,)), carray(rp, (nr,)), carray(fp, (3, nf)), INSTRUCTIONS_PER_FRAME,
+                          flag != 0)
+
+
+@lazy_cfunc(KERNEL_SIG)
+def execute_counting_c(sp, ns, rp, nr, fp, nf, flag):
+    """The loop counting where instructions run (``blocks.count``)."""
+    return execute_counting(carray(sp, (ns,)), carray(rp, (nr,)), carray(fp, (3, nf)), INSTRUCTIONS_PER_FRAME,
+                            flag != 0)
 
 
 @lazy_cfunc(KERNEL_SIG)

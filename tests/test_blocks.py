@@ -1,0 +1,188 @@
+"""Compiled hot blocks (engine/blocks.py) against the interpreter they stand in for.
+
+A block must leave the machine exactly as the interpreter would: every register, the cycle counter, RAM,
+the TIA's state (so the screen), at every frame. Two kinds of cartridge are run both ways: generated ones
+whose hot loop is a random mix of the instructions and accesses blocks decode (RAM, TIA registers of every
+write class, ROM tables, pointers in RAM, the stack, decimal arithmetic, device reads), and real games of
+the flat and the bank-switched kinds."""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from arcade_lab.engine import blocks
+from arcade_lab.engine import opcodes as oc
+from arcade_lab.engine.env import Env
+from arcade_lab.engine.layout import (A, CYC, FN_BLOCKS, FN_EXECUTE, PC, SP, X, Y, FC, FNZ, FN, N_SNAPSHOT)
+
+# opcodes whose operand is a RAM byte ($80-$DF), a TIA register or an immediate, none moving the PC
+_RAM_READS = ["LDA", "LDX", "LDY", "ADC", "SBC", "AND", "ORA", "EOR", "CMP", "CPX", "CPY", "BIT"]
+_RAM_RMW = ["INC", "DEC", "ASL", "LSR", "ROL", "ROR"]
+_IMPLIED = ["TAX", "TAY", "TXA", "TYA", "INX", "INY", "DEX", "DEY", "CLC", "SEC", "CLV", "NOP", "ASLA", "LSRA",
+            "ROLA", "RORA"]
+_TIA_WRITES = list(range(0x01, 0x2D))  # every TIA write register but VSYNC, which ends frames
+_TIA_READS = list(range(0x00, 0x0E))
+TABLE = 0xFC00  # a 256-byte ROM table read through abs,X / abs,Y and (zp),Y
+POINTER = 0xE0  # the pointer to it, in RAM
+
+
+def _opcode(name: str, mode: int) -> int:
+    return next(op for op in range(256) if oc.OPS[oc.OPERATION[op]] == name and oc.MODE[op] == mode
+                and op in (set(range(256)) - {0x1A, 0x3A, 0x5A, 0x7A, 0xDA, 0xFA, 0x80, 0x82, 0x89, 0xC2,
+                                               0xE2, 0xEB}))
+
+
+def _random_body(rng: np.random.Generator, n: int) -> bytes:
+    """``n`` random instructions that keep the frame loop intact: no jumps, no VSYNC, no stack pointer
+    change, RAM targets below $E0 (the pointer and the loop counter live above)."""
+    out = bytearray()
+    pushed = 0
+    for _ in range(n):
+        kind = rng.integers(9)
+        ram = int(rng.integers(0x80, 0xE0))
+        if kind == 0:
+            out += bytes([_opcode(str(rng.choice(_RAM_READS[:3] + _RAM_READS[3:9])), oc.IMM), int(rng.integers(256))])
+        elif kind == 1:
+            out += bytes([_opcode(str(rng.choice(_RAM_READS)), oc.ZP), ram])
+        elif kind == 2:
+            out += bytes([_opcode(str(rng.choice(["STA", "STX", "STY"])), oc.ZP), ram])
+        elif kind == 3:
+            out += bytes([_opcode(str(rng.choice(_RAM_RMW)), oc.ZP), ram])
+        elif kind == 4:  # a TIA register, zero page or absolute
+            r = int(rng.choice(_TIA_WRITES))
+            if rng.integers(2):
+                out += bytes([0x85, r])
+            else:
+                out += bytes([0x8D, r, 0x00])
+        elif kind == 5:  # ROM table reads, indexed and through the pointer
+            name = str(rng.choice(["LDA", "ADC", "AND", "ORA", "EOR", "CMP"]))
+            mode = int(rng.choice([oc.ABX, oc.ABY, oc.IZY]))
+            out += bytes([_opcode(name, mode), POINTER]) if mode == oc.IZY else \
+                bytes([_opcode(name, mode), TABLE & 0xFF, TABLE >> 8])
+        elif kind == 6:  # device reads: TIA inputs and collisions, the RIOT timer
+            if rng.integers(2):
+                out += bytes([0xA5, int(rng.choice(_TIA_READS))])
+            else:
+                out += bytes([0xAD, 0x84, 0x02])
+        elif kind == 7:
+            out.append(_opcode(str(rng.choice(_IMPLIED)), oc.IMP))
+        else:  # the stack and decimal mode, balanced
+            if pushed < 4 and rng.integers(2):
+                out.append(int(rng.choice([0x48, 0x08])))
+                pushed += 1
+            elif pushed:
+                out.append(0x68)
+                pushed -= 1
+            else:
+                out += bytes([0xF8, 0x69, int(rng.integers(256)), 0xD8])  # SED; ADC #; CLD
+    out += bytes([0x68]) * pushed + bytes([0xD8])  # PLA each push; CLD
+    return bytes(out)
+
+
+def random_cart(seed: int) -> bytes:
+    """A 4K cartridge: reset, then frames of 40 passes through a random body (each ending with WSYNC)."""
+    rng = np.random.default_rng(seed)
+    body = _random_body(rng, 60)
+    code = bytearray([0x78, 0xD8, 0xA2, 0xFF, 0x9A,                     # SEI; CLD; LDX #$FF; TXS
+                      0xA9, TABLE & 0xFF, 0x85, POINTER, 0xA9, TABLE >> 8, 0x85, POINTER + 1])
+    frame = 0xF000 + len(code)
+    code += bytes([0xA9, 0x02, 0x85, 0x02, 0x85, 0x00, 0x85, 0x02, 0x85, 0x02, 0x85, 0x02, 0xA9, 0x00, 0x85, 0x00,
+                   0xA9, 40, 0x85, 0xF0])                                 # VSYNC 3 lines; counter = 40
+    loop = 0xF000 + len(code)
+    code += body + bytes([0x85, 0x02, 0xC6, 0xF0])                        # STA WSYNC; DEC counter
+    code += bytes([0xF0, 0x03, 0x4C, loop & 0xFF, loop >> 8])             # BEQ +3; JMP loop
+    code += bytes([0x4C, frame & 0xFF, frame >> 8])                       # JMP frame
+    assert len(code) < TABLE - 0xF000
+    rom = bytearray(rng.integers(256, size=4096, dtype=np.uint8).tobytes())
+    rom[:len(code)] = code
+    rom[0xFFC:0x1000] = bytes([0x00, 0xF0, 0x00, 0xF0])
+    return bytes(rom)
+
+
+def _registers(e: Env) -> tuple:
+    s = e.console.s
+    return tuple(int(s[i]) for i in (A, X, Y, PC, SP, FC, FNZ, FN, CYC))
+
+
+def _twins(rom, **kw) -> tuple[Env, Env]:
+    """The same cartridge with and without its blocks (compiled first)."""
+    blocks.prepare(rom)
+    os.environ["ARCADE_LAB_BLOCKS"] = "0"
+    try:
+        plain = Env(rom, repeat_action_probability=0.0, seed=0, **kw)
+    finally:
+        del os.environ["ARCADE_LAB_BLOCKS"]
+    fast = Env(rom, repeat_action_probability=0.0, seed=0, **kw)
+    assert plain.console.s[FN_BLOCKS] == 0 and fast.console.s[FN_BLOCKS] != 0
+    assert plain.console.s[FN_EXECUTE] != fast.console.s[FN_EXECUTE]
+    return plain, fast
+
+
+def _same_run(plain: Env, fast: Env, steps: int, seed: int = 5) -> None:
+    actions = plain.action_set()
+    for i, a in enumerate(np.random.default_rng(seed).integers(len(actions), size=steps)):
+        assert plain.act(actions[a]) == fast.act(actions[a]), f"reward differs at step {i}"
+        assert _registers(plain) == _registers(fast), f"CPU differs at step {i}"
+        assert np.array_equal(plain.console.s[:N_SNAPSHOT], fast.console.s[:N_SNAPSHOT]), f"state differs at step {i}"
+        assert np.array_equal(plain.screen(), fast.screen()), f"screen differs at step {i}"
+        if plain.game_over():
+            plain.reset()
+            fast.reset()
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_instruction_mix_runs_the_same_in_blocks(tmp_path, seed):
+    path = tmp_path / f"mix{seed}.bin"
+    path.write_bytes(random_cart(seed))
+    made = blocks.generate(str(path))
+    assert made is not None and made[2] > 0.9  # the hot loop is (nearly) all in blocks
+    for frameskip in (1, 4):
+        plain, fast = _twins(str(path), frameskip=frameskip)
+        _same_run(plain, fast, 300)
+
+
+@pytest.mark.parametrize("game", ["pong", "elevator_action"])  # a 2K cartridge, an F8 one
+def test_games_run_the_same_in_blocks(game):
+    plain, fast = _twins(game, frameskip=4)
+    _same_run(plain, fast, 1500)
+    plain, fast = _twins(game, frameskip=1)
+    _same_run(plain, fast, 1500, seed=6)
+
+
+def test_blocks_survive_clone_and_restore():
+    plain, fast = _twins("pong", frameskip=4)
+    actions = plain.action_set()
+    for e in (plain, fast):
+        for a in range(30):
+            e.act(actions[a % len(actions)])
+    for e in (plain, fast):
+        saved = e.clone_state()
+        for _ in range(25):
+            e.act(actions[1])
+        e.restore_state(saved)
+    _same_run(plain, fast, 200)
+
+
+def test_e0_cartridges_are_left_to_the_interpreter():
+    assert blocks.prepare("tutankham") == "not applicable (E0)"
+    assert Env("tutankham", seed=0).console.s[FN_BLOCKS] == 0
+
+
+def test_blocks_off_by_environment(monkeypatch):
+    blocks.prepare("pong")
+    monkeypatch.setenv("ARCADE_LAB_BLOCKS", "0")
+    assert Env("pong", seed=0).console.s[FN_BLOCKS] == 0
+
+
+def test_a_damaged_cache_falls_back_to_the_interpreter(tmp_path, monkeypatch):
+    monkeypatch.setattr(blocks, "folder", lambda: tmp_path)
+    monkeypatch.setattr(blocks, "_LOADED", {})
+    md5 = Env("pong", seed=0).console.info.md5
+    source, table = blocks._paths(md5)
+    source.write_text("this is not python (\n")
+    np.save(table, np.zeros(16, np.int64))
+    e = Env("pong", seed=0)
+    assert e.console.s[FN_BLOCKS] == 0
+    e.act(0)  # and it plays
