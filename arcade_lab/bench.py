@@ -46,11 +46,21 @@ def _round_trip_us(clone, restore, n: int = 20000) -> float:
     return (time.perf_counter() - t) / n * 1e6
 
 
+def blocks_ready(game: str) -> None:
+    """Compile ``game``'s hot blocks into the cache first (as ``arcade-lab warm --blocks`` does), so no
+    timed run compiles: unless ``--no-blocks`` (``ARCADE_LAB_BLOCKS=0``) times the interpreter alone."""
+    from .engine import blocks
+
+    if blocks.enabled():
+        blocks.prepare(game)
+
+
 def single_ours(game: str, frames: int, frameskip: int):
     """(run, round trip) timers for our engine: ``run()`` is one timed run's frames/s, ``round_trip()``
     the clone+restore µs."""
     from .engine.env import Env
 
+    blocks_ready(game)
     env = Env(game, frameskip=frameskip, repeat_action_probability=0.0, seed=0)
     acts = _actions(env.minimal_actions(), frames // frameskip + 1, 1)
     for a in acts[:20]:  # warm-up: kernels loaded, caches filled
@@ -117,6 +127,7 @@ def vector_ours(game: str, num_envs: int, steps: int):
     resize, 4 stacked frames, max-pool, up to 30 NOOPs, FIRE reset, clipped rewards), no sticky actions."""
     from .engine.ale_vector import ArcadeLabVectorEnv
 
+    blocks_ready(game)
     v = ArcadeLabVectorEnv(game, num_envs, num_threads=VECTOR_THREADS)
     v.reset(seed=0)
     return _vector_runner(v, v.single_action_space.n, num_envs, steps), v.close
@@ -222,6 +233,8 @@ def summary(ratios: list[float]) -> str:
 
 
 def main(args) -> int:
+    if getattr(args, "no_blocks", False):
+        os.environ["ARCADE_LAB_BLOCKS"] = "0"  # this process's consoles run the interpreter alone
     if getattr(args, "pipelines", False):
         from .bench_pipelines import PIPELINE_GAMES, main_pipelines
 

@@ -205,6 +205,10 @@ def main_pipelines(games: list[str], steps: int, rounds: int, json_to: str | Non
     print(f"Gymnasium paths: agent steps/s from reset(seed=0), {steps} random steps a run; best of {rounds} "
           "interleaved runs per side")
     print(f"{'path':<34} {'game':<12} {'ours':>10} {'ale-py':>10} {'ratio':>7}")
+    from .bench import blocks_ready
+
+    for g in games:
+        blocks_ready(g)
     rows = []
     for name, build in PIPELINES:
         for g in games:

@@ -70,6 +70,29 @@ def warm(game: str = "pong", agents: bool = True, out=print, games: tuple[str, .
     return times
 
 
+def _prepare_blocks(game: str) -> tuple[str, str, float]:
+    from arcade_lab.engine import blocks
+
+    t = time.perf_counter()
+    return game, blocks.prepare(game), time.perf_counter() - t
+
+
+def warm_blocks(games: tuple[str, ...], jobs: int = 1, out=print) -> None:
+    """Compile each game's hot blocks (``engine/blocks.py``) into the cache, ``jobs`` games at a time."""
+    if jobs > 1 and len(games) > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as ex:
+            done = ex.map(_prepare_blocks, games)
+            for game, what, seconds in done:
+                out(f"blocks of {game}: {what} ({seconds:.1f} s)")
+        return
+    for game in games:
+        game, what, seconds = _prepare_blocks(game)
+        out(f"blocks of {game}: {what} ({seconds:.1f} s)")
+
+
 def _portable_child(argv: list[str]) -> int:
     """Run this command again in a process whose numba compiles for the generic CPU (the setting is the
     child's alone: it is read once, when numba starts)."""
@@ -87,6 +110,9 @@ def main(argv=None) -> int:
     p.add_argument("--games", default="", metavar="all|ID,ID,...",
                    help="also the rules of these games (each game's rules compile on its first use otherwise)")
     p.add_argument("--no-agents", action="store_true", help="only the emulator")
+    p.add_argument("--blocks", action="store_true",
+                   help="also compile the hot blocks of --game and --games (10-30 s a game, cached per ROM)")
+    p.add_argument("--jobs", type=int, default=1, help="(--blocks) games compiled in parallel processes")
     p.add_argument("--portable", action="store_true",
                    help="compile for any CPU of this target (what a wheel or bundle ships), in a child process")
     a = p.parse_args(argv)
@@ -104,6 +130,8 @@ def main(argv=None) -> int:
             p.error(f"unknown game(s): {', '.join(unknown)} (see arcade-lab games)")
     t = time.perf_counter()
     warm(a.game, not a.no_agents, games=games)
+    if a.blocks:
+        warm_blocks(tuple(dict.fromkeys((a.game,) + games)), max(1, a.jobs))
     write_sources_mark()
     print(f"JIT cache ready in {cache_dir()} ({time.perf_counter() - t:.1f} s)")
     return 0
