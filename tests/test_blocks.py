@@ -186,3 +186,16 @@ def test_a_damaged_cache_falls_back_to_the_interpreter(tmp_path, monkeypatch):
     e = Env("pong", seed=0)
     assert e.console.s[FN_BLOCKS] == 0
     e.act(0)  # and it plays
+
+
+def test_doctor_counts_the_compiled_blocks(tmp_path, monkeypatch):
+    from arcade_lab import doctor
+
+    monkeypatch.setattr(blocks, "folder", lambda: tmp_path)
+    for md5 in ("a" * 32, "b" * 32):
+        (tmp_path / f"blocks_{md5}.py").write_text("")
+    found = {item: finding for item, _ok, finding, _advice in doctor.checks()}
+    assert found["compiled blocks"].startswith("2 ROMs' hot blocks compiled")
+    monkeypatch.setenv("ARCADE_LAB_BLOCKS", "0")
+    found = {item: finding for item, _ok, finding, _advice in doctor.checks()}
+    assert "(off: ARCADE_LAB_BLOCKS=0)" in found["compiled blocks"]
