@@ -71,7 +71,8 @@ def checks() -> list[tuple[str, bool, str, str]]:
                 f"{'' if warm else ', cold: the first start compiles for ~2 min — `arcade-lab warm` does it now'})", ""))
     from .engine import blocks
 
-    n_blocks = len(list(blocks.folder().glob("blocks_*.py"))) if blocks.folder().is_dir() else 0
+    bdir = blocks.folder()
+    n_blocks = len(list(bdir.glob("blocks_*.py"))) if bdir.is_dir() else 0
     out.append(("compiled blocks", True, f"{n_blocks} ROMs' hot blocks compiled for this engine"
                 f"{'' if blocks.enabled() else ' (off: ARCADE_LAB_BLOCKS=0)'}; the others run the interpreter alone"
                 " — `arcade-lab warm --blocks --games all --jobs 2` compiles them all (~15 min on two cores)", ""))

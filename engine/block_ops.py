@@ -56,13 +56,13 @@ def deferred(s, cyc, clock, r, value):
 
 
 @jit(forceinline=True)
-def pointer_read(s, rom, fb, flat, p, y, draw, cyc, cross):
+def pointer_read(s, rom, fb, flat, p, y, draw, cyc):
     """(zp),Y's read with its pointer in RIOT RAM at ``p`` ($80-$FE): (value, cycles), one cycle more when
-    ``cross`` and the index crosses a page."""
+    the index crosses a page."""
     lo = s[RAM0 + (p & 0x7F)]
     hi = s[RAM0 + ((p + 1) & 0x7F)]
     base = lo | (hi << 8)
     addr = (base + y) & 0xFFFF
-    if cross and (base ^ addr) & 0xFF00:
+    if (base ^ addr) & 0xFF00:
         cyc += 1
     return _any(s, rom, fb, flat, addr, draw, cyc, hi)

@@ -31,17 +31,14 @@ import numpy as np
 from . import cpu_gen
 from . import opcodes as oc
 from ._jit import _file_digest, cache_root, source_stamp
-from .carts import S_2K, S_4K, S_DPC, S_F4, S_F4SC, S_F6, S_F6SC, S_F8, S_F8SC, S_F8SWAP, S_FE
-from .layout import (BLOCK_COUNTS, BLOCK_TABLE, BLOCK_TABLE_N, C_FAST_HI, C_FAST_LO, C_SCHEME, FN_BLOCK_STORED,
+from .layout import (BLOCK_COUNTS, BLOCK_TABLE, BLOCK_TABLE_N, C_FAST_HI, C_FAST_LO, FN_BLOCK_STORED,
                      FN_BLOCK_WRITE, FN_BLOCKS, FN_EXECUTE)
-from .cpu import _REQ_DRAW, _REQ_WRITE
+from .cpu import _REQ_DRAW, _REQ_WRITE, NO_WINDOW, WINDOW, _flat_mask
 from .block_ops import BLANK_STORE_WAY, GRP_UNSEEN_WAY, QUIET_STORE_WAY
 from .tia import BLANK_STORE, QUIET_STORE, UNSEEN
 from .tia_regs import WSYNC
 
 _HERE = Path(__file__).resolve().parent
-_FLAT = (S_2K, S_4K, S_FE)  # cpu._flat_mask's schemes read straight from the image
-_WINDOW = (S_F8, S_F8SWAP, S_F8SC, S_F6, S_F6SC, S_F4, S_F4SC, S_DPC)  # ... and those read as one 4K bank
 CONTROL = frozenset({oc.OPS[oc.OPERATION[op]] for op in range(256) if oc.MODE[op] == oc.REL}
                     | {"JMP", "JSR", "RTS", "RTI"})
 LEFT_OUT = frozenset({"BRK", "JAM"})  # left to the interpreter
@@ -147,9 +144,8 @@ def _fixed(rom: np.ndarray, op: int, w: int, rom_index) -> list[str] | None:
     if mode == oc.IZY:
         p = w & 0xFF
         out.append(f"#bus {p}")
-        if p & 0x80 and p != 0xFF and reads and acc == oc.ACC_R:
-            cross = 1 if acc == oc.ACC_R else 0
-            return out + [f"val, cyc = pointer_read(s, rom, fb, flat, {p}, y, draw, cyc, {cross})", "#bus val"] + \
+        if p & 0x80 and p != 0xFF and acc == oc.ACC_R:
+            return out + [f"val, cyc = pointer_read(s, rom, fb, flat, {p}, y, draw, cyc)", "#bus val"] + \
                 cpu_gen._operation(op_name, op, mode)
         if p & 0x80 and p != 0xFF:
             out += [f"lo = s[RAM0 + {p & 0x7F}]", f"hi = s[RAM0 + {(p + 1) & 0x7F}]"]
@@ -187,6 +183,8 @@ def tia_write(r: int) -> list[str]:
     storing without the device path are tried in ``_wr``'s order, each under the condition ``_wr`` takes it
     on; where none holds, ``_wr`` itself runs (``WRITE``)."""
     u = int(UNSEEN[r])
+    if u == 4:  # HMM0: whether it starts Cosmic Ark's starfield is _wr's to judge
+        return WRITE
     deferred = [f"deferred(s, cyc, clock, {r}, wval)"]
     ways = []
     if u == 1:
@@ -205,8 +203,6 @@ def tia_write(r: int) -> list[str]:
     if BLANK_STORE[r]:
         ways.append((f"draw and {_stored(r, BLANK_STORE_WAY)}",
                      ["s[CYC] = cyc", "s[LAST_READ] = 1", "s[DBUS] = wval"]))
-    if u == 4:  # HMM0: whether it starts Cosmic Ark's starfield is _wr's to judge
-        return WRITE
     if not ways:
         return DEVICE_WRITE
     out = ["clock = cyc * 3"]
@@ -218,10 +214,7 @@ def tia_write(r: int) -> list[str]:
 
 def _generic(op: int, w: int, delta: int) -> list[str]:
     """The interpreter's own case, its operand word a constant."""
-    case = cpu_gen._case(op)
-    if op not in cpu_gen.INLINED:
-        case = [b.replace("_byte(", "_byte_cold(").replace("_any(", "_any_cold(") for b in case]
-    return [f"w = {w}", f"pc = (start + {delta + 1}) & 0xFFFF", f"bus = {op}"] + case
+    return [f"w = {w}", f"pc = (start + {delta + 1}) & 0xFFFF", f"bus = {op}"] + cpu_gen.loop_case(op)
 
 
 # The write path (cpu._wr behind block_ops._write_c), then the interpreter's stop check. ``#exit`` and
@@ -297,8 +290,8 @@ def block_lines(rom: np.ndarray, body, rom_index, banked: bool) -> list[str]:
             e.add(case)
         e.pc = None if name(op) in CONTROL else off - start + size(op)
         e.op, e.left = op, e.left + 1
-        if fixed is not None and "wr = 1" in case:  # the write was decoded to reach a device: a fixed address
-            addr = int(case[1].split(" = ")[1])
+        if fixed is not None and "wr = 1" in case:  # a zero-page or absolute write decoded to reach a device
+            addr = w & 0xFF if oc.MODE[op] == oc.ZP else w
             e.add(tia_write(addr & 0x3F) if (addr & 0x1080) == 0 else WRITE)
         elif any(b.strip().startswith("wr = ") for b in case):
             e.add(["if wr:", "    if wr == 1:"] + ["        " + b for b in WRITE_CALL] +
@@ -382,11 +375,6 @@ def _paths(md5: str) -> tuple[Path, Path]:
     return folder() / f"blocks_{md5}.py", folder() / f"blocks_{md5}.npy"
 
 
-def supported(s: np.ndarray, rom: np.ndarray) -> bool:
-    """Whether the loop fetches this cartridge's code straight from its image (every scheme but E0)."""
-    return s[C_SCHEME] in _FLAT or s[C_SCHEME] in _WINDOW
-
-
 def cached(md5: str) -> bool:
     return all(p.is_file() for p in _paths(md5))
 
@@ -454,10 +442,10 @@ def generate(game, budgets: tuple[int, ...] = BUDGETS) -> tuple[str, np.ndarray,
     instructions the blocks hold); None for a cartridge read through the page map (E0)."""
     e, counts, arrive = count(game)
     s, rom = e.console.s, e.console.rom
-    if not supported(s, rom):
+    flat = int(_flat_mask(s, rom))  # how the loop fetches code: straight from the image, a 4K bank, or neither
+    if flat == NO_WINDOW:
         return None
-    banked = s[C_SCHEME] in _WINDOW
-    flat = {0: 0x7FF, 1: 0xFFF}.get(int(s[C_SCHEME]), 0x3FFF)
+    banked = flat == WINDOW
     lo, hi = int(s[C_FAST_LO]), int(s[C_FAST_HI])
 
     def fetchable(off: int) -> bool:  # as cpu._instruction: all three bytes from the image
