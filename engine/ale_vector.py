@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from . import ale_core
+from . import ale_core, crew
 from ._jit import fetch_add, jit
 from .env import Env, paddle_delta
 from .layout import E_EPFRAME, E_FRAME, T_FBCUR, T_FRAMES, T_LASTUPD, T_PARTIAL, T_STOPDISP
@@ -255,6 +255,30 @@ def _work(t, bounds, counters, jobs, kinds, S, rom, FB, R, NR, SNAP, RSNAP, DRAW
                 _report(i, i, S, STACK, ST, P, O, OBS)
 
 
+@jit
+def _serve(t, ctl, bounds, counters, jobs, kinds, S, rom, FB, R, NR, SNAP, RSNAP, DRAWALL, RAW, STACK, ST, ACT,
+           DELTA, P, gray_lut, rgb_lut, rp, xs, xw, ys, yw, SCR, O, OBS, FINAL):
+    """Helper ``t`` of a :class:`crew.Crew`: its share of every call until the crew stops."""
+    gen = 0
+    while True:
+        gen = crew.park(ctl, gen)
+        if gen < 0:
+            return
+        _work(t, bounds, counters, jobs, kinds, S, rom, FB, R, NR, SNAP, RSNAP, DRAWALL, RAW, STACK, ST, ACT,
+              DELTA, P, gray_lut, rgb_lut, rp, xs, xw, ys, yw, SCR, O, OBS, FINAL)
+        crew.done(ctl)
+
+
+@jit
+def _lead(ctl, bounds, counters, jobs, kinds, S, rom, FB, R, NR, SNAP, RSNAP, DRAWALL, RAW, STACK, ST, ACT,
+          DELTA, P, gray_lut, rgb_lut, rp, xs, xw, ys, yw, SCR, O, OBS, FINAL):
+    """The calling thread's part of a crew's call: start the helpers, run share 0, wait for them."""
+    target = crew.start(ctl)
+    _work(0, bounds, counters, jobs, kinds, S, rom, FB, R, NR, SNAP, RSNAP, DRAWALL, RAW, STACK, ST, ACT,
+          DELTA, P, gray_lut, rgb_lut, rp, xs, xw, ys, yw, SCR, O, OBS, FINAL)
+    crew.join(ctl, target)
+
+
 def _entropy_seed() -> int:
     return int.from_bytes(os.urandom(4), "little")
 
@@ -318,12 +342,15 @@ class Lanes:
         self._bounds = np.zeros(self._threads + 1, dtype=np.int64)
         self._counters = np.zeros(self._threads * COUNTER_STRIDE, dtype=np.int64)
         self._helpers: list[ThreadPoolExecutor] = []
+        self._crew = None
         self._all_step = False
         rz = self.resize
         self._args = (self._bounds, self._counters, self._jobs, self._kinds, self.S, self.rom, self.FB, self.R,
                       self.NR, self.SNAP, self.RSNAP, self.DRAWALL, self.RAW, self.STACK, self.ST, self.ACT,
                       self.DELTA, self.P, self.gray_lut, self.rgb_lut, rz.params, rz.xs, rz.xw, rz.ys, rz.yw,
                       self.SCR, self.O, self.OBS, self.FINAL)
+        if self._threads > 1 and crew.available():
+            self._crew = crew.Crew(_serve, self._threads - 1, self._args)
 
     def reload(self, i: int, seed: int) -> None:
         """ALE's ``setInt("random_seed", seed)`` and ``loadROM`` for lane ``i``, and its NOOP generator
@@ -354,6 +381,9 @@ class Lanes:
         self._counters[:] = 0
         args = self._args
         helpers = min(threads, int(np.count_nonzero((kinds == JOB_STEP) | (kinds == JOB_RESET)))) - 1
+        if helpers > 0 and self._crew is not None:
+            _lead(self._crew.ready(), *args)
+            return
         if helpers <= 0:
             _work(0, *args)
             return
@@ -366,6 +396,8 @@ class Lanes:
             f.result()
 
     def close(self) -> None:
+        if self._crew is not None:
+            self._crew.stop()
         for pool in self._helpers:
             pool.shutdown(wait=True)
         self._helpers.clear()

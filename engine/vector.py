@@ -5,10 +5,11 @@ they share the ROM bytes. One call applies every environment's action for its fr
 observations into preallocated arrays and auto-resets finished environments on their next step
 (Gymnasium's NEXT_STEP autoreset), never returning to Python per frame.
 
-The threads are the calling one and a pool of ``num_threads - 1`` helpers; each runs ``_work``, a nogil
-kernel taking environments from a shared counter. numba's own threading layer is not used: its OpenMP
-workers spin while they wait, so on a machine busy with other programs two threads ran several times
-slower than one. Idle helpers here block on a lock.
+The threads are the calling one and ``num_threads - 1`` helpers; each runs ``_work``, a nogil kernel
+taking environments from a shared counter. numba's own threading layer is not used: its OpenMP workers
+spin while they wait, so on a machine busy with other programs two threads ran several times slower than
+one. The helpers wait in compiled code (``crew``: briefly polling, then asleep in the kernel), or where
+crews do not run, in a thread pool.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from . import ale_core
+from . import ale_core, crew
 from ._jit import fetch_add, jit
 from .env import Env, paddle_delta
 from .observe import rgb_into
@@ -115,6 +116,29 @@ def _work(S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, lives, f
 
 
 @jit
+def _serve(t, ctl, S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, lives, frames, obs, obs_kind,
+           height, rgb_lut, gray_lut, SNAP, RSNAP, drawall, order, counter, resets_only):
+    """A helper of :class:`crew.Crew`: takes environments from the shared counter on every call."""
+    gen = 0
+    while True:
+        gen = crew.park(ctl, gen)
+        if gen < 0:
+            return
+        _work(S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, lives, frames, obs, obs_kind[0],
+              height, rgb_lut, gray_lut, SNAP, RSNAP, drawall, order, counter, resets_only[0] != 0)
+        crew.done(ctl)
+
+
+@jit
+def _lead(ctl, S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, lives, frames, obs, obs_kind,
+          height, rgb_lut, gray_lut, SNAP, RSNAP, drawall, order, counter, resets_only):
+    target = crew.start(ctl)
+    _work(S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, lives, frames, obs, obs_kind[0],
+          height, rgb_lut, gray_lut, SNAP, RSNAP, drawall, order, counter, resets_only[0] != 0)
+    crew.join(ctl, target)
+
+
+@jit
 def _write_obs(s, fb, obs, i, obs_kind, height, rgb_lut, gray_lut):
     if obs_kind == OBS_RAM:
         for k in range(128):
@@ -179,7 +203,20 @@ class VectorEnv:
         self._drawall = np.zeros(num_envs, dtype=np.int64)
         self._order = np.zeros(num_envs, dtype=np.int64)
         self._counter = np.zeros(1, dtype=np.int64)
+        self._actions = np.zeros(num_envs, dtype=np.int64)
+        self._resets_only = np.zeros(1, dtype=np.int64)
+        self._crew = None
+        helpers = min(self.num_threads, num_envs) - 1
+        if helpers > 0 and crew.available():
+            self._crew = crew.Crew(_serve, helpers, self._crew_args())
         self.reset()
+
+    def _crew_args(self) -> tuple:
+        """The arrays every call passes (a crew's helpers hold them for good: calls change their contents)."""
+        return (self.S, self.rom, self.FB, self.R, self._actions, self._deltas, self.done, self.rewards,
+                self.terms, self.truncs, self.lives, self.frames, self.obs, np.array([self.obs_kind]),
+                self.height, self.rgb_lut, self.gray_lut, self._snap, self._rsnap, self._drawall, self._order,
+                self._counter, self._resets_only)
 
     def observations(self) -> np.ndarray:
         if self.obs_kind == OBS_RGB:
@@ -204,6 +241,11 @@ class VectorEnv:
         if helpers <= 0:
             _work(*args)
             return
+        if self._crew is not None:
+            self._actions[:] = actions
+            self._resets_only[0] = resets_only
+            _lead(self._crew.ready(), *self._crew.args)
+            return
         # The calling thread works too; the helpers wait on a lock between calls rather than spinning, so
         # a busy machine's other programs get the cores they leave idle.
         if self._pool is None:
@@ -215,6 +257,8 @@ class VectorEnv:
 
     def close(self) -> None:
         """Stop the worker threads (they also stop with the process)."""
+        if self._crew is not None:
+            self._crew.stop()
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
