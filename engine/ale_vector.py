@@ -44,6 +44,7 @@ O_ENV_ID, O_REWARD, O_TERM, O_TRUNC, O_LIVES, O_FRAME, O_EPFRAME = range(7)
 JOB_STEP, JOB_RESET, JOB_REPORT, JOB_NONE = range(4)  # JOB_NONE: the lane is left as it is, outputs too
 COUNTER_STRIDE = 8  # int64 slots between two threads' job counters: one cache line each
 U32 = 0xFFFFFFFF
+_FULL_DELTA = paddle_delta(1.0)  # a paddle at full strength
 
 
 @jit
@@ -328,7 +329,7 @@ class Lanes:
         self.ST = np.zeros((n, 6), dtype=np.int64)
         self.ST[:, ST_ELAPSED] = max_episode_steps + 1  # never reset: over, as in ale-py
         self.ACT = np.zeros(n, dtype=np.int64)
-        self.DELTA = np.full(n, paddle_delta(1.0), dtype=np.int64)
+        self.DELTA = np.full(n, _FULL_DELTA, dtype=np.int64)
         self.O = np.zeros((7, n), dtype=np.int32)
         self.OBS = np.zeros((n, stack_num * obs_size), dtype=np.uint8)
         self.FINAL = np.zeros_like(self.OBS)
@@ -362,14 +363,15 @@ class Lanes:
         self.R[i, :env.rng.shape[0]] = env.rng
         mt_seed(self.NR[i], 0, 1, seed & U32)
 
-    def run(self, kinds: np.ndarray) -> None:
+    def run(self, kinds: np.ndarray, all_step: bool | None = None) -> None:
         """One job per lane (``kinds[i]`` for lane ``i``; none for ``JOB_NONE``). Each thread has its own
         share of the lanes, the same on every call, and takes from the others' only when its own is done:
         a lane stepped by the same core each time finds its frames and state in that core's cache (lanes
         handed out from one shared counter moved between cores: 2-3 % slower on 8 lanes and 2 threads).
         Resets go first within each share, as they cost the most."""
         threads = self._threads
-        all_step = bool((kinds == JOB_STEP).all())
+        if all_step is None:
+            all_step = bool((kinds == JOB_STEP).all())
         if not (all_step and self._all_step):  # a plain step of every lane keeps the last order
             chosen = np.flatnonzero(kinds != JOB_NONE)
             home = chosen * threads // self.num_envs
@@ -380,7 +382,8 @@ class Lanes:
             self._all_step = all_step
         self._counters[:] = 0
         args = self._args
-        helpers = min(threads, int(np.count_nonzero((kinds == JOB_STEP) | (kinds == JOB_RESET)))) - 1
+        busy = self.num_envs if all_step else int(np.count_nonzero((kinds == JOB_STEP) | (kinds == JOB_RESET)))
+        helpers = min(threads, busy) - 1
         if helpers > 0 and self._crew is not None:
             _lead(self._crew.ready(), *args)
             return
@@ -424,6 +427,9 @@ class VectorInterface:
         self._reset_once = False
         self._driver = ThreadPoolExecutor(1, thread_name_prefix="arcade-lab-vector-send") \
             if self.batch_size < n else None
+        self._step_all = np.full(n, JOB_STEP, dtype=np.int64)
+        self._every = np.arange(n)
+        self._full_strength = bool((lanes.DELTA == _FULL_DELTA).all())
 
     @property
     def asynchronous(self) -> bool:
@@ -460,17 +466,28 @@ class VectorInterface:
         obs, *_, info = self._hand_back(final=False)
         return obs, info
 
-    def send(self, action_ids: np.ndarray, paddle_strengths: np.ndarray) -> None:
-        """Actions (indices into the action set) and paddle strengths for the lanes of the last batch."""
+    def send(self, action_ids: np.ndarray, paddle_strengths: np.ndarray | None) -> None:
+        """Actions (indices into the action set) and paddle strengths (None: full strength) for the lanes
+        of the last batch."""
         if not self._reset_once:
             raise RuntimeError("send() called before reset()")
         if self._pending:
             raise RuntimeError("send() called twice without recv()")
         lanes, to = self.lanes, self._last
-        lanes.ACT[to] = lanes.action_set[np.asarray(action_ids, dtype=np.int64)]
-        lanes.DELTA[to] = (np.float32(23000.0) * np.abs(np.asarray(paddle_strengths, np.float32))).astype(np.int64)
-        kinds = np.full(self.num_envs, JOB_NONE, dtype=np.int64)
-        kinds[to] = JOB_STEP
+        every = len(to) == self.num_envs  # (a full batch is every lane in order: see _hand_back)
+        lanes.ACT[to if not every else slice(None)] = lanes.action_set[np.asarray(action_ids, dtype=np.int64)]
+        if paddle_strengths is None:
+            if not self._full_strength:
+                lanes.DELTA[:] = _FULL_DELTA
+                self._full_strength = True
+        else:
+            lanes.DELTA[to] = (np.float32(23000.0) * np.abs(np.asarray(paddle_strengths, np.float32))).astype(np.int64)
+            self._full_strength = False
+        if every:
+            kinds = self._step_all
+        else:
+            kinds = np.full(self.num_envs, JOB_NONE, dtype=np.int64)
+            kinds[to] = JOB_STEP
         self._pending = True
         if self.asynchronous:
             self._in_flight.append((self._driver.submit(lanes.run, kinds), to))
@@ -483,7 +500,7 @@ class VectorInterface:
             raise RuntimeError("recv() called without actions sent")
         self._pending = False
         if not self.asynchronous:
-            self.lanes.run(self._kinds)
+            self.lanes.run(self._kinds, self._kinds is self._step_all or None)
             self._ready.extend(range(self.num_envs))
         while len(self._ready) < self.batch_size:
             future, stepped = self._in_flight.popleft()
@@ -498,11 +515,18 @@ class VectorInterface:
 
     def _hand_back(self, final: bool):
         lanes, b = self.lanes, self.batch_size
-        ids = np.array([self._ready.popleft() for _ in range(b)], dtype=np.int64)
+        if b == self.num_envs:  # every lane, in order (the ready queue only holds a batch at a time)
+            self._ready.clear()
+            ids = self._every
+            O = lanes.O.copy()
+            obs = lanes.OBS.copy()
+        else:
+            ids = np.array([self._ready.popleft() for _ in range(b)], dtype=np.int64)
+            O = lanes.O[:, ids]
+            obs = lanes.OBS[ids]
         self._last = ids
-        O = lanes.O[:, ids]
         shape = (b, *self._frame_shape)
-        obs = lanes.OBS[ids].reshape(shape)
+        obs = obs.reshape(shape)
         term = O[O_TERM].astype(np.bool_)
         trunc = O[O_TRUNC].astype(np.bool_)
         info = {"env_id": O[O_ENV_ID], "lives": O[O_LIVES], "frame_number": O[O_FRAME],
@@ -652,8 +676,8 @@ def _make_gym_vector():
                     raise ValueError(f"expected {self.batch_size} actions, got shape {a.shape}")
                 if a.size and (a.min() < 0 or a.max() >= len(lanes.action_set)):
                     raise ValueError(f"action indices must be in [0, {len(lanes.action_set)}), got {a}")
-                idx = a.astype(np.int64)
-                strength = np.ones(self.batch_size, dtype=np.float32)
+                idx = a
+                strength = None
             self.ale.send(idx, strength)
 
         def recv(self):
