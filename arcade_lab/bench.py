@@ -143,25 +143,55 @@ def vector_ale(game: str, num_envs: int, steps: int):
     return _vector_runner(v, v.single_action_space.n, num_envs, steps), v.close
 
 
-def main_vector(num_envs: int, steps: int, rounds: int = 5) -> list[float]:
+def vector_envpool(game: str, num_envs: int, steps: int):
+    """EnvPool's Atari vector env at its defaults where they differ from ale-py's only in reward clipping
+    (set as ale-py's: clipped); None when EnvPool is not installed or lacks the game."""
+    import importlib.util
+
+    if importlib.util.find_spec("envpool") is None:
+        return None
+    import envpool
+
+    from .engine.registration import game_name
+
+    task = f"{game_name(game)}-v5"
+    if task not in envpool.list_all_envs():
+        return None
+    v = envpool.make_gymnasium(task, num_envs=num_envs, num_threads=VECTOR_THREADS, seed=0, reward_clip=True)
+    v.reset()
+    return _vector_runner(v, v.action_space.n, num_envs, steps), getattr(v, "close", lambda: None)
+
+
+def main_vector(num_envs: int, steps: int, rounds: int = 5, games: list[str] | None = None) -> list[float]:
+    """Our vector env against ale-py's AtariVectorEnv (and EnvPool's, when installed), game by game."""
+    games = games or VECTOR_GAMES
     print(f"\nbatched: {num_envs} environments, {VECTOR_THREADS} threads on {os.cpu_count()} cores, ale-py "
           f"AtariVectorEnv's default preprocessing (frame skip 4, 84x84, 4 stacked, max-pool), {steps} steps; "
           f"best of {rounds} interleaved runs")
-    print(f"{'game':<20} {'ours f/s':>10} {'AtariVectorEnv':>15} {'ratio':>7}")
-    ratios = []
-    for g in VECTOR_GAMES:
-        (run_ours, close_ours), (run_ale, close_ale) = vector_ours(g, num_envs, steps), vector_ale(g, num_envs, steps)
-        ours = theirs = 0.0
+    print(f"{'game':<20} {'ours f/s':>10} {'AtariVectorEnv':>15} {'ratio':>7} {'EnvPool':>9} {'ratio':>7}")
+    ratios, pool_ratios = [], []
+    for g in games:
+        runners = [vector_ours(g, num_envs, steps), vector_ale(g, num_envs, steps),
+                   vector_envpool(g, num_envs, steps)]
+        best = [0.0, 0.0, 0.0]
         try:
             for _ in range(max(1, rounds)):
-                ours = max(ours, run_ours())
-                theirs = max(theirs, run_ale())
+                for k, r in enumerate(runners):
+                    if r is not None:
+                        best[k] = max(best[k], r[0]())
         finally:
-            close_ale()
-            close_ours()
+            for r in reversed(runners):
+                if r is not None:
+                    r[1]()
+        ours, theirs, pool = best
         ratios.append(ours / theirs)
-        print(f"{g:<20} {ours:10.0f} {theirs:15.0f} {ours / theirs:6.2f}x", flush=True)
-    print(f"median batched ratio ours/ale-py: {statistics.median(ratios):.2f}x")
+        pool_cols = f"{pool:9.0f} {ours / pool:6.2f}x" if pool else f"{'-':>9} {'-':>7}"
+        if pool:
+            pool_ratios.append(ours / pool)
+        print(f"{g:<20} {ours:10.0f} {theirs:15.0f} {ours / theirs:6.2f}x {pool_cols}", flush=True)
+    print(summary(ratios, "batched ratio ours/AtariVectorEnv"))
+    if pool_ratios:
+        print(summary(pool_ratios, "batched ratio ours/EnvPool"))
     return ratios
 
 
@@ -223,12 +253,12 @@ def _games(asked) -> list[str]:
     return list(asked)
 
 
-def summary(ratios: list[float]) -> str:
+def summary(ratios: list[float], what: str = "ratio ours/ale-py") -> str:
     """The spread of the ratios: the slowest game, the lower quartile and the median."""
     if len(ratios) < 4:
-        return f"median ratio ours/ale-py: {statistics.median(ratios):.2f}x over {len(ratios)} games"
+        return f"median {what}: {statistics.median(ratios):.2f}x over {len(ratios)} games"
     q1 = statistics.quantiles(ratios, n=4)[0]
-    return (f"ratio ours/ale-py over {len(ratios)} games: min {min(ratios):.2f}x, lower quartile {q1:.2f}x, "
+    return (f"{what} over {len(ratios)} games: min {min(ratios):.2f}x, lower quartile {q1:.2f}x, "
             f"median {statistics.median(ratios):.2f}x")
 
 
@@ -245,17 +275,23 @@ def main(args) -> int:
         return 0
     games = _games(args.games)
     rounds = max(1, getattr(args, "rounds", 5))
-    print(f"frames per game: {args.frames}, frame skip {args.frameskip}, random minimal-set actions; "
+    if args.frames > 0:
+        single(games, args.frames, args.frameskip, rounds)
+    if getattr(args, "vector_envs", 0) != 0:
+        n = args.vector_envs if args.vector_envs > 0 else 8
+        main_vector(n, args.vector_steps, rounds, _games(args.vector_games) if args.vector_games else None)
+    return 0
+
+
+def single(games: list[str], frames: int, frameskip: int, rounds: int) -> None:
+    """One engine against the other, game by game, then the spread of the ratios."""
+    print(f"frames per game: {frames}, frame skip {frameskip}, random minimal-set actions; "
           f"best of {rounds} interleaved runs per engine")
     print(f"{'game':<20} {'ours f/s':>10} {'ale-py f/s':>11} {'ratio':>7} {'ours clone+restore':>19} {'ale-py':>8}")
     ratios = []
     for g in games:
-        ours, theirs, our_us, their_us = bench_pair(g, args.frames, args.frameskip, rounds)
+        ours, theirs, our_us, their_us = bench_pair(g, frames, frameskip, rounds)
         ratios.append(ours / theirs)
         print(f"{g:<20} {ours:10.0f} {theirs:11.0f} {ours / theirs:6.2f}x {our_us:17.2f}µs {their_us:7.2f}µs",
               flush=True)
     print(summary(ratios))
-    if getattr(args, "vector_envs", 0) != 0:
-        n = args.vector_envs if args.vector_envs > 0 else 8
-        main_vector(n, args.vector_steps, rounds)
-    return 0

@@ -140,6 +140,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="batched comparison with N environments at ale-py AtariVectorEnv's defaults, 2 threads "
                         "(default 8, 0 = skip)")
     b.add_argument("--vector-steps", type=int, default=500)
+    b.add_argument("--vector-games", nargs="+", default=None,
+                   help="games of the batched comparison: 'all' or ids (default pong breakout seaquest); "
+                        "with --frames 0 only the batched comparison runs")
     b.add_argument("--no-blocks", action="store_true",
                    help="time the interpreter alone (by default each game's compiled hot blocks are compiled first)")
     b.add_argument("--agents", action="store_true", help="UCT decision time vs ale-py, SARSA steps/s")
