@@ -73,9 +73,17 @@ def checks() -> list[tuple[str, bool, str, str]]:
 
     bdir = blocks.folder()
     n_blocks = len(list(bdir.glob("blocks_*.py"))) if bdir.is_dir() else 0
-    out.append(("compiled blocks", True, f"{n_blocks} ROMs' hot blocks compiled for this engine"
-                f"{'' if blocks.enabled() else ' (off: ARCADE_LAB_BLOCKS=0)'}; the others run the interpreter alone"
-                " — `arcade-lab warm --blocks --games all --jobs 2` compiles them all (~15 min on two cores)", ""))
+    from .engine import blocks_background
+
+    if not blocks.enabled():
+        how = " (off: ARCADE_LAB_BLOCKS=0)"
+    elif blocks_background.wanted():
+        how = "; a game without them gets them compiled in the background at its first start"
+    else:
+        how = " (ARCADE_LAB_BLOCKS=cached: none compiled in the background)"
+    out.append(("compiled blocks", True, f"{n_blocks} ROMs' hot blocks compiled for this engine{how}; until then a "
+                "game runs the interpreter alone — `arcade-lab warm --blocks --games all --jobs 2` compiles them "
+                "all (~15 min on two cores)", ""))
     return out
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
-from . import blocks, carts, machine, roms
-from .layout import (FB_ROWS, N_SNAPSHOT, RAM0, STATE_VERSION, T_FBCUR, T_FRAMEHEIGHT, T_HEIGHT,
+from . import blocks, blocks_background, carts, machine, roms
+from .layout import (FB_ROWS, FN_BLOCKS, N_SNAPSHOT, RAM0, STATE_VERSION, T_FBCUR, T_FRAMEHEIGHT, T_HEIGHT,
                      T_YSTART)
 from .palettes import NTSC, PAL
 
@@ -117,9 +117,25 @@ class Console:
             self.s[T_FRAMEHEIGHT] = 250
         machine.system_reset(self.s, self.rom, self.fb, self.pal)
         self._md5 = self.info.md5
-        blocks.install(self.s, self._md5)  # the ROM's compiled hot blocks, where cached
+        if not blocks.install(self.s, self._md5):  # the ROM's compiled hot blocks, where cached
+            blocks_background.request(self._md5, self._compile_source())
         self._snap = self.s[:N_SNAPSHOT]  # what a snapshot holds (layout.py): everything but kernel addresses
         self._snap_view = memoryview(self._snap)
+
+    def _compile_source(self) -> str | None:
+        """What a background compile of this ROM's blocks loads: a game with ALE rules (the counting run
+        plays it), by its file where there is one."""
+        if not self.info.supported:
+            return None
+        path = self.info.path
+        return str(path) if path and Path(path).is_file() else self.info.id
+
+    def take_blocks(self) -> bool:
+        """Install the ROM's blocks if a background compile this process asked for has finished since
+        (an environment calls this at reset). Returns whether the console runs blocks now."""
+        if self.s[FN_BLOCKS]:
+            return True
+        return blocks_background.asked(self._md5) and blocks.install(self.s, self._md5)
 
     # -- frames -------------------------------------------------------------------------------------
     def run_frame(self, draw: bool = True) -> bool:

@@ -107,6 +107,7 @@ class Env:
 
     def _reset(self) -> None:
         c = self.console
+        c.take_blocks()  # compiled in the background since the console was made
         ale_core.reset_for_observer(c.s, c.rom, c.fb, self.rng, self._snap_scratch, self._rng_scratch,
                                     self._draw_all)
         self._screen_buffer = int(c.s[T_FBCUR])

@@ -7,6 +7,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# Cached compiled blocks are used, missing ones are not compiled behind the suite's back (each would be a
+# process compiling for 5-40 s beside the tests); tests/test_blocks.py turns that on where it tests it.
+os.environ.setdefault("ARCADE_LAB_BLOCKS", "cached")
 SHARED = Path(os.environ.get("ARCADE_LAB_SHARED", ROOT.parent / "shared"))
 TEST_DATA = SHARED / "test-data"
 

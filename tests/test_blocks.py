@@ -199,3 +199,71 @@ def test_doctor_counts_the_compiled_blocks(tmp_path, monkeypatch):
     monkeypatch.setenv("ARCADE_LAB_BLOCKS", "0")
     found = {item: finding for item, _ok, finding, _advice in doctor.checks()}
     assert "(off: ARCADE_LAB_BLOCKS=0)" in found["compiled blocks"]
+
+
+def _wait_for(condition, seconds: float) -> bool:
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return condition()
+
+
+def test_a_first_start_compiles_the_blocks_in_the_background(monkeypatch):
+    """A console without cached blocks asks once for a child process to compile them; the environment's
+    next reset after it finished runs them, exactly as the interpreter would."""
+    from arcade_lab.engine import blocks_background as bg
+
+    game = "haunted_house"  # one of the quickest to compile
+    monkeypatch.setenv("ARCADE_LAB_BLOCKS", "1")
+    monkeypatch.setattr(bg, "_asked", set())
+    md5 = Env(game, seed=0).console.info.md5
+    lock, failed, log = bg._files(md5)
+    for p in (*blocks._paths(md5), lock, failed):
+        p.unlink(missing_ok=True)
+    blocks._LOADED.pop(md5, None)
+    e = Env(game, frameskip=4, repeat_action_probability=0.0, seed=0)
+    assert e.console.s[FN_BLOCKS] == 0 and bg.asked(md5) and lock.exists()
+    assert not bg.request(md5, game)  # asked once per process
+    assert _wait_for(lambda: not lock.exists(), 300), "the background compile did not finish"
+    assert blocks.cached(md5), log.read_text()
+    e.reset()
+    assert e.console.s[FN_BLOCKS] != 0
+    monkeypatch.setenv("ARCADE_LAB_BLOCKS", "0")
+    plain = Env(game, frameskip=4, repeat_action_probability=0.0, seed=0)
+    plain.reset()  # the same history as ``e``
+    _same_run(plain, e, 200)
+
+
+def test_a_failed_background_compile_is_noted_and_not_retried(monkeypatch):
+    from arcade_lab.engine import blocks_background as bg
+
+    monkeypatch.setenv("ARCADE_LAB_BLOCKS", "1")
+    monkeypatch.setattr(bg, "_asked", set())
+    md5 = "0" * 32
+    lock, failed, log = bg._files(md5)
+    for p in (lock, failed, log):
+        p.unlink(missing_ok=True)
+    try:
+        assert bg.request(md5, "no_such_game")
+        assert _wait_for(failed.exists, 120), "the child left no note"
+        assert _wait_for(lambda: not lock.exists(), 30)
+        assert "no_such_game" in log.read_text()
+        bg._asked.clear()
+        assert not bg.request(md5, "no_such_game")  # not at every start
+    finally:
+        for p in (lock, failed, log):
+            p.unlink(missing_ok=True)
+
+
+def test_cached_only_and_off_start_no_compile(monkeypatch):
+    from arcade_lab.engine import blocks_background as bg
+
+    started = []
+    monkeypatch.setattr(bg.subprocess, "Popen", lambda *a, **k: started.append(a))
+    monkeypatch.setattr(bg, "_asked", set())
+    for setting in ("cached", "0"):
+        monkeypatch.setenv("ARCADE_LAB_BLOCKS", setting)
+        assert not bg.request("1" * 32, "pong")
+    assert started == []

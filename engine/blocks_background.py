@@ -1,0 +1,93 @@
+"""Compiled hot blocks for every user, not only those who run ``arcade-lab warm --blocks``: a console whose
+ROM has no cached blocks asks (once per process) for a child process that compiles them at low priority
+and exits. The console runs the interpreter meanwhile; consoles made after the child finishes, and an
+environment's next reset, use the blocks.
+
+One child per ROM on the machine: the child holds a lock file beside the modules, so eight workers
+starting one game start one compile. A compile that failed leaves a note (``.failed``) and is not
+retried for this version of the engine; its log (``.log``) says why.
+
+``ARCADE_LAB_BLOCKS``: ``1`` (default) use cached blocks and compile missing ones in the background;
+``cached`` use cached blocks only; ``0`` the interpreter alone.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from . import blocks
+
+STALE_LOCK_S = 15 * 60  # a lock this old belongs to a child that died (a compile takes under a minute)
+_asked: set[str] = set()  # ROM MD5s this process has asked for
+
+
+def _files(md5: str) -> tuple[Path, Path, Path]:
+    base = blocks.folder() / f"blocks_{md5}"
+    return base.with_suffix(".lock"), base.with_suffix(".failed"), base.with_suffix(".log")
+
+
+def wanted() -> bool:
+    """Whether missing blocks are compiled in the background here: the setting allows it, and this is a
+    Python that can start itself with ``-m`` (not a frozen bundle)."""
+    return os.environ.get("ARCADE_LAB_BLOCKS", "1") == "1" and not getattr(sys, "frozen", False)
+
+
+def request(md5: str, game: str | None) -> bool:
+    """Start the background compile of ``md5``'s blocks (``game``: its id or ROM path) unless they are
+    cached, asked for already, failed before, compiling elsewhere, or not wanted. Returns whether a child
+    was started."""
+    if md5 in _asked or game is None or not wanted() or blocks.cached(md5):
+        return False
+    _asked.add(md5)
+    lock, failed, log = _files(md5)
+    if failed.exists():
+        return False
+    try:
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        if lock.exists() and time.time() - lock.stat().st_mtime > STALE_LOCK_S:
+            lock.unlink(missing_ok=True)
+        fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        return False  # another process's child is compiling it
+    except OSError:
+        return False  # an unwritable cache: the interpreter runs, as without blocks
+    os.close(fd)
+    try:
+        with open(log, "w") as out:
+            child = subprocess.Popen([sys.executable, "-m", __name__, md5, game], stdin=subprocess.DEVNULL,
+                                     stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                                     close_fds=True, env={**os.environ, "ARCADE_LAB_BLOCKS": "1"})
+    except OSError:
+        lock.unlink(missing_ok=True)
+        return False
+    # collected when it exits (no zombie); a program that exits first leaves it running to the end
+    threading.Thread(target=child.wait, name="arcade-lab-blocks-compile", daemon=True).start()
+    return True
+
+
+def asked(md5: str) -> bool:
+    """Whether this process asked for ``md5``'s blocks (a console without them may look again)."""
+    return md5 in _asked
+
+
+def _compile(md5: str, game: str) -> int:
+    lock, failed, log = _files(md5)
+    try:
+        if hasattr(os, "nice"):
+            os.nice(10)  # the programs the user is running come first
+        blocks.prepare(game)
+        log.unlink(missing_ok=True)  # kept only to say why a compile failed
+        return 0
+    except Exception as exc:  # noqa: BLE001 (any failure is noted, so it is not retried at every start)
+        failed.write_text(f"{type(exc).__name__}: {exc}\n")
+        raise
+    finally:
+        lock.unlink(missing_ok=True)
+
+
+if __name__ == "__main__":
+    sys.exit(_compile(sys.argv[1], sys.argv[2]))
