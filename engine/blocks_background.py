@@ -4,8 +4,9 @@ and exits. The console runs the interpreter meanwhile; consoles made after the c
 environment's next reset, use the blocks.
 
 One child per ROM on the machine: the child holds a lock file beside the modules, so eight workers
-starting one game start one compile. A compile that failed leaves a note (``.failed``) and is not
-retried for this version of the engine; its log (``.log``) says why.
+starting one game start one compile. A compile that failed, or a cartridge that has no blocks (E0),
+leaves a note (``.failed``) and is not tried again for this version of the engine; a failure's log
+(``.log``) says why.
 
 ``ARCADE_LAB_BLOCKS``: ``1`` (default) use cached blocks and compile missing ones in the background;
 ``cached`` use cached blocks only; ``0`` the interpreter alone.
@@ -79,7 +80,8 @@ def _compile(md5: str, game: str) -> int:
     try:
         if hasattr(os, "nice"):
             os.nice(10)  # the programs the user is running come first
-        blocks.prepare(game)
+        if blocks.prepare(game).startswith("not applicable"):  # (E0) noted, so no start asks again
+            failed.write_text("no blocks for this cartridge's scheme (E0)\n")
         log.unlink(missing_ok=True)  # kept only to say why a compile failed
         return 0
     except Exception as exc:  # noqa: BLE001 (any failure is noted, so it is not retried at every start)

@@ -257,6 +257,19 @@ def test_a_failed_background_compile_is_noted_and_not_retried(monkeypatch):
             p.unlink(missing_ok=True)
 
 
+def test_a_cartridge_without_blocks_is_noted_once(monkeypatch):
+    from arcade_lab.engine import blocks_background as bg
+
+    monkeypatch.setenv("ARCADE_LAB_BLOCKS", "1")
+    monkeypatch.setattr(bg, "_asked", set())
+    md5 = Env("tutankham", seed=0).console.info.md5  # E0
+    lock, failed, log = bg._files(md5)
+    assert _wait_for(lambda: not lock.exists(), 120)
+    assert "E0" in failed.read_text()
+    bg._asked.clear()
+    assert not bg.request(md5, "tutankham")
+
+
 def test_cached_only_and_off_start_no_compile(monkeypatch):
     from arcade_lab.engine import blocks_background as bg
 
