@@ -147,7 +147,9 @@ def test_vector_env_steps_the_same_with_and_without_a_crew(monkeypatch):
         finally:
             env.close()
 
+    before = len(_crew_threads())
     with_crew, a = run()
+    assert len(_crew_threads()) == before  # close() ended its helpers
     monkeypatch.setenv("ARCADE_LAB_CREW", "0")
     without, b = run()
     assert with_crew and not without
