@@ -31,9 +31,9 @@ from ._jit import _element_pointer, _pointer_caller, jit
 # ctl: one int64 array per crew, each word on its own cache line (the futex reads a word's low 32 bits)
 LINE = 8
 C_GEN, C_DONE, C_STOP, C_SLEEPERS, C_LEAD_SLEEPS, C_SYSCALL = (k * LINE for k in range(6))
-C_NR, C_HELPERS = C_SYSCALL + 1, C_SYSCALL + 2  # read-only after start: they share the syscall's line
+C_NR, C_HELPERS, C_SPINS = C_SYSCALL + 1, C_SYSCALL + 2, C_SYSCALL + 3  # read-only: on the syscall's line
 CTL_SIZE = 6 * LINE
-SPINS = 1000  # polls (each with the spin-wait hint, 25-40 ns) before a parked thread sleeps: ~25-40 µs
+SPINS = 2000  # polls (each with the spin-wait hint, 25-40 ns) before a parked thread sleeps: ~50-80 µs
 FUTEX_WAIT_PRIVATE, FUTEX_WAKE_PRIVATE = 128, 129
 _FUTEX_NR = {"x86_64": 202, "amd64": 202, "aarch64": 98, "arm64": 98}
 
@@ -112,7 +112,7 @@ def _futex(ctl, slot, op, value):
 def _await_change(ctl, slot, seen, sleepers):
     """Wait until ``ctl[slot]`` is no longer ``seen``; returns its new value. ``sleepers``: the word that
     counts threads asleep on this slot (whoever changes it wakes them when there are any)."""
-    for _ in range(SPINS):
+    for _ in range(ctl[C_SPINS]):
         v = atomic_load(ctl, slot)
         if v != seen:
             return v
@@ -183,6 +183,7 @@ class Crew:
         self.ctl[C_SYSCALL] = _syscall_address()
         self.ctl[C_NR] = _futex_number()
         self.ctl[C_HELPERS] = helpers
+        self.ctl[C_SPINS] = SPINS
         self._serve, self._helpers, self.args = serve, helpers, args
         self._threads: list[threading.Thread] = []
         self._pid = None
