@@ -144,8 +144,8 @@ def vector_ale(game: str, num_envs: int, steps: int):
 
 
 def vector_envpool(game: str, num_envs: int, steps: int):
-    """EnvPool's Atari vector env at its defaults where they differ from ale-py's only in reward clipping
-    (set as ale-py's: clipped); None when EnvPool is not installed or lacks the game."""
+    """EnvPool's Atari vector env at its defaults, with rewards clipped as ale-py's defaults clip them; None
+    when EnvPool is not installed or lacks the game."""
     import importlib.util
 
     if importlib.util.find_spec("envpool") is None:

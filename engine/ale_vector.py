@@ -429,7 +429,6 @@ class VectorInterface:
             if self.batch_size < n else None
         self._step_all = np.full(n, JOB_STEP, dtype=np.int64)
         self._every = np.arange(n)
-        self._full_strength = bool((lanes.DELTA == _FULL_DELTA).all())
 
     @property
     def asynchronous(self) -> bool:
@@ -474,16 +473,12 @@ class VectorInterface:
         if self._pending:
             raise RuntimeError("send() called twice without recv()")
         lanes, to = self.lanes, self._last
-        every = len(to) == self.num_envs  # (a full batch is every lane in order: see _hand_back)
-        lanes.ACT[to if not every else slice(None)] = lanes.action_set[np.asarray(action_ids, dtype=np.int64)]
+        lanes.ACT[to] = lanes.action_set[np.asarray(action_ids, dtype=np.int64)]
         if paddle_strengths is None:
-            if not self._full_strength:
-                lanes.DELTA[:] = _FULL_DELTA
-                self._full_strength = True
+            lanes.DELTA[to] = _FULL_DELTA
         else:
             lanes.DELTA[to] = (np.float32(23000.0) * np.abs(np.asarray(paddle_strengths, np.float32))).astype(np.int64)
-            self._full_strength = False
-        if every:
+        if len(to) == self.num_envs:  # a full batch: every lane, in order (_hand_back)
             kinds = self._step_all
         else:
             kinds = np.full(self.num_envs, JOB_NONE, dtype=np.int64)

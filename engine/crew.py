@@ -184,7 +184,7 @@ class Crew:
         self.ctl[C_NR] = _futex_number()
         self.ctl[C_HELPERS] = helpers
         self.ctl[C_SPINS] = SPINS
-        self._serve, self._helpers, self.args = serve, helpers, args
+        self._serve, self._helpers, self._args = serve, helpers, args
         self._threads: list[threading.Thread] = []
         self._pid = None
         self._finalizer = None
@@ -198,7 +198,7 @@ class Crew:
     def _launch(self) -> None:
         ctl = self.ctl
         ctl[C_GEN] = ctl[C_DONE] = ctl[C_STOP] = ctl[C_SLEEPERS] = ctl[C_LEAD_SLEEPS] = 0
-        self._threads = [threading.Thread(target=self._serve, args=(t, ctl, *self.args), daemon=True,
+        self._threads = [threading.Thread(target=self._serve, args=(t, ctl, *self._args), daemon=True,
                                           name=f"arcade-lab-crew-{t}") for t in range(1, self._helpers + 1)]
         for th in self._threads:
             th.start()

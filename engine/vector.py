@@ -102,17 +102,20 @@ def _work(S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, lives, f
           height, rgb_lut, gray_lut, SNAP, RSNAP, drawall, order, counter, resets_only):
     # Every thread runs this loop, taking the next environment from a shared counter when it is free:
     # steps differ in cost (a reset, a replayed step), and a fixed split would leave one core waiting on
-    # the other. ``resets_only``: only the environments marked done are stepped (VectorEnv.reset).
+    # the other. ``resets_only[0]``: only the environments marked done are stepped (VectorEnv.reset).
+    # (``obs_kind`` and ``resets_only`` are one-element arrays: a crew's helpers hold the arguments for good.)
     n = S.shape[0]
+    kind = obs_kind[0]
+    only_resets = resets_only[0] != 0
     while True:
         j = fetch_add(counter, 0)
         if j >= n:
             break
         i = order[j]
-        if resets_only and not done[i]:
+        if only_resets and not done[i]:
             continue
         _step_one(i, S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, lives, frames, obs,
-                  obs_kind, height, rgb_lut, gray_lut, SNAP, RSNAP, drawall)
+                  kind, height, rgb_lut, gray_lut, SNAP, RSNAP, drawall)
 
 
 @jit
@@ -124,8 +127,8 @@ def _serve(t, ctl, S, rom, FB, R, actions, deltas, done, rewards, terms, truncs,
         gen = crew.park(ctl, gen)
         if gen < 0:
             return
-        _work(S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, lives, frames, obs, obs_kind[0],
-              height, rgb_lut, gray_lut, SNAP, RSNAP, drawall, order, counter, resets_only[0] != 0)
+        _work(S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, lives, frames, obs, obs_kind,
+              height, rgb_lut, gray_lut, SNAP, RSNAP, drawall, order, counter, resets_only)
         crew.done(ctl)
 
 
@@ -133,8 +136,8 @@ def _serve(t, ctl, S, rom, FB, R, actions, deltas, done, rewards, terms, truncs,
 def _lead(ctl, S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, lives, frames, obs, obs_kind,
           height, rgb_lut, gray_lut, SNAP, RSNAP, drawall, order, counter, resets_only):
     target = crew.start(ctl)
-    _work(S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, lives, frames, obs, obs_kind[0],
-          height, rgb_lut, gray_lut, SNAP, RSNAP, drawall, order, counter, resets_only[0] != 0)
+    _work(S, rom, FB, R, actions, deltas, done, rewards, terms, truncs, lives, frames, obs, obs_kind,
+          height, rgb_lut, gray_lut, SNAP, RSNAP, drawall, order, counter, resets_only)
     crew.join(ctl, target)
 
 
@@ -205,18 +208,16 @@ class VectorEnv:
         self._counter = np.zeros(1, dtype=np.int64)
         self._actions = np.zeros(num_envs, dtype=np.int64)
         self._resets_only = np.zeros(1, dtype=np.int64)
+        # what every call passes: the same arrays each time (a crew's helpers hold them), their contents set
+        self._args = (self.S, self.rom, self.FB, self.R, self._actions, self._deltas, self.done, self.rewards,
+                      self.terms, self.truncs, self.lives, self.frames, self.obs, np.array([self.obs_kind]),
+                      self.height, self.rgb_lut, self.gray_lut, self._snap, self._rsnap, self._drawall,
+                      self._order, self._counter, self._resets_only)
+        self._helpers = min(self.num_threads, num_envs) - 1
         self._crew = None
-        helpers = min(self.num_threads, num_envs) - 1
-        if helpers > 0 and crew.available():
-            self._crew = crew.Crew(_serve, helpers, self._crew_args())
+        if self._helpers > 0 and crew.available():
+            self._crew = crew.Crew(_serve, self._helpers, self._args)
         self.reset()
-
-    def _crew_args(self) -> tuple:
-        """The arrays every call passes (a crew's helpers hold them for good: calls change their contents)."""
-        return (self.S, self.rom, self.FB, self.R, self._actions, self._deltas, self.done, self.rewards,
-                self.terms, self.truncs, self.lives, self.frames, self.obs, np.array([self.obs_kind]),
-                self.height, self.rgb_lut, self.gray_lut, self._snap, self._rsnap, self._drawall, self._order,
-                self._counter, self._resets_only)
 
     def observations(self) -> np.ndarray:
         if self.obs_kind == OBS_RGB:
@@ -234,23 +235,20 @@ class VectorEnv:
     def _run(self, actions: np.ndarray, resets_only: bool) -> None:
         _queue(self.done, self._order)
         self._counter[0] = 0
-        args = (self.S, self.rom, self.FB, self.R, actions, self._deltas, self.done, self.rewards, self.terms,
-                self.truncs, self.lives, self.frames, self.obs, self.obs_kind, self.height, self.rgb_lut,
-                self.gray_lut, self._snap, self._rsnap, self._drawall, self._order, self._counter, resets_only)
-        helpers = min(self.num_threads, self.num_envs) - 1
-        if helpers <= 0:
+        self._actions[:] = actions
+        self._resets_only[0] = resets_only
+        args = self._args
+        if self._helpers <= 0:
             _work(*args)
             return
         if self._crew is not None:
-            self._actions[:] = actions
-            self._resets_only[0] = resets_only
-            _lead(self._crew.ready(), *self._crew.args)
+            _lead(self._crew.ready(), *args)
             return
         # The calling thread works too; the helpers wait on a lock between calls rather than spinning, so
         # a busy machine's other programs get the cores they leave idle.
         if self._pool is None:
-            self._pool = ThreadPoolExecutor(helpers, thread_name_prefix="arcade-lab-vector")
-        futures = [self._pool.submit(_work, *args) for _ in range(helpers)]
+            self._pool = ThreadPoolExecutor(self._helpers, thread_name_prefix="arcade-lab-vector")
+        futures = [self._pool.submit(_work, *args) for _ in range(self._helpers)]
         _work(*args)
         for f in futures:
             f.result()
