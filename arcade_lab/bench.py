@@ -250,6 +250,10 @@ def _games(asked) -> list[str]:
         from arcade_lab.engine.roms import list_games
 
         return list_games()
+    from arcade_lab.engine.roms import rom_path
+
+    for game in asked:
+        rom_path(game)  # an unknown id stops here, before any table is printed
     return list(asked)
 
 

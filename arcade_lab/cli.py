@@ -5,6 +5,7 @@ import argparse
 import sys
 
 from . import __version__
+from .engine.roms import RomError
 
 # Subcommands owned by other packages: (module, function taking the remaining argv). Until the module
 # exists the command says which capability is pending and exits 2 — it never pretends to work.
@@ -166,12 +167,16 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if not getattr(args, "cmd", None):
         args = parser.parse_args(["play"] + argv)
-    if getattr(args, "games", None):  # "--games pong,breakout" reads as "--games pong breakout"
-        args.games = [g for v in args.games for g in v.split(",") if g]
+    for option in ("games", "vector_games"):  # "--games pong,breakout" reads as "--games pong breakout"
+        if getattr(args, option, None):
+            setattr(args, option, [g for v in getattr(args, option) for g in v.split(",") if g])
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         return 130
+    except RomError as e:  # an unknown game or an unreadable ROM: its message, not a traceback
+        print(f"arcade-lab: {e}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -310,3 +310,17 @@ def test_bench_over_all_games_reports_the_slowest_the_lower_quartile_and_the_med
     line = bench.summary([3.0, 1.0, 5.0, 2.0, 4.0])
     assert "min 1.00x" in line and "lower quartile 1.50x" in line and "median 3.00x" in line
     assert "over 5 games" in line
+
+
+def test_bench_names_an_unknown_game_before_timing_anything(capsys):
+    """A mistyped id in either game list stops the command with the id named and nothing timed; comma
+    lists read as space-separated ones in both."""
+    from arcade_lab import cli
+
+    assert cli.main(["bench", "--frames", "0", "--vector-games", "pong,nosuchgame"]) == 2
+    out, err = capsys.readouterr()
+    assert "unknown game id 'nosuchgame'" in err and "Traceback" not in err
+    assert "batched" not in out  # no table was started
+    assert cli.main(["bench", "--games", "pongg"]) == 2
+    out, err = capsys.readouterr()
+    assert "unknown game id 'pongg'" in err and "frames per game" not in out
