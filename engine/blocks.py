@@ -12,8 +12,9 @@ stops, or the instruction budget would run out.
 
 Blocks are keyed by ROM image offset (the loop's ``_instruction``): ``pc & mask`` on a cartridge read
 straight from its image (2K, 4K, FE), the bank's base plus ``pc & 0xFFF`` in a 4K-bank window (F8, F6, F4,
-their Superchip forms, DPC), where a block stops after any access that may switch the bank. E0 (read
-through the page map) is left to the interpreter. Which stretches are hot comes from a counting run of
+their Superchip forms, DPC), where a block stops after any access that may switch the bank, and on E0 the
+base of the 1K slice mapped at the program counter's segment plus ``pc & 0x3FF`` (a block stays in one
+slice and stops once a switch has remapped its segment). Which stretches are hot comes from a counting run of
 the interpreter (``count``); the module is generated and compiled once per ROM and cached (``prepare``),
 and a console uses it where it is cached (``install``; ``docs/engine.md``, "Compiled hot blocks").
 """
@@ -32,8 +33,9 @@ from . import cpu_gen
 from . import opcodes as oc
 from ._jit import _file_digest, cache_root, source_stamp
 from .layout import (BLOCK_COUNTS, BLOCK_TABLE, BLOCK_TABLE_N, C_FAST_HI, C_FAST_LO, FN_BLOCK_STORED,
-                     FN_BLOCK_WRITE, FN_BLOCKS, FN_EXECUTE)
-from .cpu import _REQ_DRAW, _REQ_WRITE, NO_WINDOW, WINDOW, _flat_mask
+                     C_SCHEME, FN_BLOCK_WRITE, FN_BLOCKS, FN_EXECUTE)
+from .carts import S_E0
+from .cpu import _REQ_DRAW, _REQ_WRITE, WINDOW, _flat_mask
 from .block_ops import BLANK_STORE_WAY, GRP_UNSEEN_WAY, QUIET_STORE_WAY
 from .tia import BLANK_STORE, QUIET_STORE, UNSEEN
 from .tia_regs import WSYNC
@@ -50,6 +52,12 @@ KEY_FLAT = """{i}key = pc & flat if pc & 0x1000 else -1
 """
 KEY_WINDOW = """{i}key = s[C_BASE] + (pc & 0xFFF) if pc & 0x1000 else -1
 """
+KEY_SLICES = """{i}key = s[C_BASE + ((pc >> 10) & 3)] + (pc & 0x3FF) if pc & 0x1000 else -1
+"""
+# Where the code of the block entered at ``start`` comes from, on the bank-switching schemes: a block stops
+# after an access that may switch banks once this has changed (the rest came from the bank at entry).
+BANK_WINDOW = "s[C_BASE]"
+BANK_SLICES = "s[C_BASE + ((start >> 10) & 3)]"  # E0: the slice mapped at the block's segment
 SAVE = "s[A] = a; s[X] = x; s[Y] = y; s[PC] = pc; s[FC] = c; s[FNZ] = nz; s[CYC] = cyc; s[DBUS] = bus; s[IR] = op"
 LOAD = "a = s[A]; x = s[X]; y = s[Y]; pc = s[PC]; c = s[FC]; nz = s[FNZ]; cyc = s[CYC]; bus = s[DBUS]"
 
@@ -65,14 +73,14 @@ def size(op: int) -> int:
 def hot_blocks(rom: np.ndarray, count: np.ndarray, arrive: np.ndarray, budget: int, fetchable):
     """The hottest blocks up to ``budget`` instructions: ({ROM offset: [(offset, opcode), ...]}, the share of
     the counted instructions they hold). ``count``/``arrive``: per ROM offset, the instructions executed and
-    the arrivals there by a branch, jump, call or return; ``fetchable(offset)``: the loop fetches an
-    instruction there straight from the image."""
+    the arrivals there by a branch, jump, call or return; ``fetchable(offset, start)``: the loop fetches
+    the instruction there straight from the image, in the same bank or slice as the block's first."""
     starts = {int(i) for i in np.nonzero(arrive)[0]}
     found, work = [], sorted(starts)
     while work:
         start = work.pop()
         off, body = start, []
-        while len(body) < MAX_BLOCK and fetchable(off):
+        while len(body) < MAX_BLOCK and fetchable(off, start):
             op = int(rom[off])
             if name(op) in LEFT_OUT:
                 break
@@ -274,7 +282,7 @@ class _Emitter:
                 self.lines.append(line)
 
 
-def block_lines(rom: np.ndarray, body, rom_index, banked: bool) -> list[str]:
+def block_lines(rom: np.ndarray, body, rom_index, bank: str | None) -> list[str]:
     """A block's code: each instruction, then (where it may have) its write through the write path, and on a
     bank-switched cartridge, after an access that may have switched the bank, a check that it did not."""
     e = _Emitter()
@@ -296,20 +304,20 @@ def block_lines(rom: np.ndarray, body, rom_index, banked: bool) -> list[str]:
         elif any(b.strip().startswith("wr = ") for b in case):
             e.add(["if wr:", "    if wr == 1:"] + ["        " + b for b in WRITE_CALL] +
                   ["    if s[EXEC] != 0:", "        #exit"])
-        if banked and k + 1 < len(body) and may_switch_banks(op):  # the rest came from the bank at entry
-            e.add(["if s[C_BASE] != bank:", "    #continue"])
+        if bank and k + 1 < len(body) and may_switch_banks(op):  # the rest came from the bank at entry
+            e.add([f"if {bank} != bank:", "    #continue"])
     e.flush()
     return e.lines
 
 
-def blocks_source(rom: np.ndarray, blocks: dict, rom_index, banked: bool) -> tuple[list[str], np.ndarray]:
+def blocks_source(rom: np.ndarray, blocks: dict, rom_index, key: str, bank: str | None) -> tuple[list[str], np.ndarray]:
     """``run_blocks(s, rom, fb, flag)`` (``flag`` = draw | budget << 1) as lines of code: runs chained blocks
     from ``s[PC]`` and returns the budget left, or -(left + 1) when a write stopped the CPU. And the block
     table it finds them by (through ``s[BLOCK_TABLE]``): per ROM image offset, the block's length or 0.
     ``rom_index(addr, start)``: the index in ``rom`` of the byte a read at ``addr`` returns in the block at
     ROM offset ``start`` when that is immutable ROM, else None."""
     table = np.zeros(rom.shape[0], np.int64)
-    key = (KEY_WINDOW if banked else KEY_FLAT).format(i=" " * 8).rstrip("\n")
+    key = key.format(i=" " * 8).rstrip("\n")
     src = [
         "def run_blocks(s, rom, fb, flag):",
         "    draw = (flag & 1) != 0", "    drawn = (1 << 24) if draw else 0", "    left = flag >> 1",
@@ -322,10 +330,10 @@ def blocks_source(rom: np.ndarray, blocks: dict, rom_index, banked: bool) -> tup
         "        wr = 0"] + ["        " + b for b in APPLY_EXIT] + [key,
         "        n = table[key] if key >= 0 else 0",
         "        if n == 0 or left < n:", "            break",
-        "        start = pc", "        bank = s[C_BASE]"]
+        "        start = pc", f"        bank = {bank or 's[C_BASE]'}"]
     for i, start in enumerate(sorted(blocks)):
         table[start] = len(blocks[start])
-        lines = block_lines(rom, blocks[start], lambda addr, at=start: rom_index(addr, at), banked)
+        lines = block_lines(rom, blocks[start], lambda addr, at=start: rom_index(addr, at), bank)
         src.append(f"        {'if' if i == 0 else 'elif'} key == {start}:")
         src += ["            " + b for b in lines]
     src += ["    " + b for b in APPLY_EXIT] + ["    " + SAVE, "    return -(left + 1) if stop else left"]
@@ -437,32 +445,54 @@ def count(game, steps: int = SELECTION_STEPS) -> tuple[object, np.ndarray, np.nd
     return e, counts[:rom.shape[0]].copy(), counts[rom.shape[0]:].copy()
 
 
+def _layout(s: np.ndarray, rom: np.ndarray):
+    """How the loop fetches ``rom``'s code, for the generator: (the key template, the bank expression or
+    None, ``fetchable(offset, start)``, ``rom_index(addr, start)``); None where the loop has no key (a CPU
+    test's flat RAM). ``fetchable`` as ``cpu._instruction`` takes all three bytes from the image, within the
+    bank or slice of the block's first instruction; ``rom_index``: the image index of the byte a read at
+    ``addr`` returns in the block entered at ROM offset ``start``, when that is immutable ROM, else None."""
+    flat = int(_flat_mask(s, rom))
+    lo, hi = int(s[C_FAST_LO]), int(s[C_FAST_HI])
+    if flat >= 0:  # 2K, 4K, FE: the image by address bits
+        return (KEY_FLAT, None, lambda off, start: off <= flat - 3,
+                lambda addr, start: addr & flat if addr & 0x1000 else None)
+    if flat == WINDOW:  # one 4K bank at a time
+        def window(addr: int, start: int):
+            return (start & ~0xFFF) + (addr & 0xFFF) if addr & 0x1000 and lo <= (addr & 0xFFF) < hi else None
+
+        return (KEY_WINDOW, BANK_WINDOW, lambda off, start: lo <= (off & 0xFFF) and (off & 0xFFF) + 2 < hi,
+                window)
+    if s[C_SCHEME] != S_E0:
+        return None
+    # E0: four 1K segments, the first three each showing any of eight slices, the last always slice 7 (whose
+    # top page holds the hotspots). A block stays in one slice; only reads from the last segment (below its
+    # top page) are known when the code is generated, as the segment a slice runs from is not.
+    last = 7 * 1024
+
+    def fetchable(off: int, start: int) -> bool:
+        end = off + 2
+        return end >> 10 == start >> 10 and not (off >= last and (end & 0x3FF) >= 0x3C0)
+
+    def fixed_slice(addr: int, start: int):
+        return last + (addr & 0x3FF) if (addr & 0x1C00) == 0x1C00 and (addr & 0x3FF) < 0x3C0 else None
+
+    return KEY_SLICES, BANK_SLICES, fetchable, fixed_slice
+
+
 def generate(game, budgets: tuple[int, ...] = BUDGETS) -> tuple[str, np.ndarray, float] | None:
     """The blocks module for ``game``'s ROM: (its text, its block table, the share of the counted
-    instructions the blocks hold); None for a cartridge read through the page map (E0)."""
+    instructions the blocks hold); None where the loop keys no blocks."""
     e, counts, arrive = count(game)
     s, rom = e.console.s, e.console.rom
-    flat = int(_flat_mask(s, rom))  # how the loop fetches code: straight from the image, a 4K bank, or neither
-    if flat == NO_WINDOW:
+    layout = _layout(s, rom)
+    if layout is None:
         return None
-    banked = flat == WINDOW
-    lo, hi = int(s[C_FAST_LO]), int(s[C_FAST_HI])
-
-    def fetchable(off: int) -> bool:  # as cpu._instruction: all three bytes from the image
-        return lo <= (off & 0xFFF) and (off & 0xFFF) + 2 < hi if banked else off <= flat - 3
-
-    def rom_index(addr: int, start: int):
-        if not addr & 0x1000:
-            return None
-        if not banked:
-            return addr & flat
-        return (start & ~0xFFF) + (addr & 0xFFF) if lo <= (addr & 0xFFF) < hi else None
-
+    key, bank, fetchable, rom_index = layout
     for budget in budgets:
         chosen, share = hot_blocks(rom, counts, arrive, budget, fetchable)
         if share >= FULL_SHARE:
             break
-    body, table = blocks_source(rom, chosen, rom_index, banked)
+    body, table = blocks_source(rom, chosen, rom_index, key, bank)
     text = "\n".join([f'"""Compiled hot blocks of the ROM {e.console.info.md5} ({e.console.info.id}): GENERATED by',
                       'arcade_lab.engine.blocks, cached per ROM and set of engine sources."""',
                       "import numpy as np"] + IMPORTS + ["", "", "@jit(lean=True)"] + body + [
@@ -473,7 +503,7 @@ def generate(game, budgets: tuple[int, ...] = BUDGETS) -> tuple[str, np.ndarray,
 
 def prepare(game, budgets: tuple[int, ...] = BUDGETS) -> str:
     """Choose, generate and compile ``game``'s blocks into the cache (nothing when they are there already).
-    Returns what happened, for the command line: 'cached', 'compiled' or 'not applicable (E0)'."""
+    Returns what happened, for the command line: 'cached', 'compiled' or 'not applicable'."""
     from .console import _resolve
 
     md5 = _resolve(game)[0].md5
@@ -481,7 +511,7 @@ def prepare(game, budgets: tuple[int, ...] = BUDGETS) -> str:
         return "cached"
     made = generate(game, budgets)
     if made is None:
-        return "not applicable (E0)"
+        return "not applicable"
     text, table, _share = made
     source, table_path = _paths(md5)
     source.parent.mkdir(parents=True, exist_ok=True)

@@ -4,7 +4,7 @@ and exits. The console runs the interpreter meanwhile; consoles made after the c
 environment's next reset, use the blocks.
 
 One child per ROM on the machine: the child holds a lock file beside the modules, so eight workers
-starting one game start one compile. A compile that failed, or a cartridge that has no blocks (E0),
+starting one game start one compile. A compile that failed, or a cartridge whose scheme has no blocks,
 leaves a note (``.failed``) and is not tried again for this version of the engine; a failure's log
 (``.log``) says why.
 
@@ -80,8 +80,8 @@ def _compile(md5: str, game: str) -> int:
     try:
         if hasattr(os, "nice"):
             os.nice(10)  # the programs the user is running come first
-        if blocks.prepare(game).startswith("not applicable"):  # (E0) noted, so no start asks again
-            failed.write_text("no blocks for this cartridge's scheme (E0)\n")
+        if blocks.prepare(game).startswith("not applicable"):  # noted, so no start asks again
+            failed.write_text("no blocks for this cartridge's scheme\n")
         log.unlink(missing_ok=True)  # kept only to say why a compile failed
         return 0
     except Exception as exc:  # noqa: BLE001 (any failure is noted, so it is not retried at every start)

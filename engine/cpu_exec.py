@@ -9,7 +9,7 @@ from ._jit import call_kernel, jit, ptr_i64, ptr_u8
 from .bus import S_FLAT64K
 from .cpu import (_SELF_FETCHED, ENDS_WITH_READ, _adc_bcd, _after_timer_wait, _after_timer_wait_below, _any,
                   _any_cold, _arr, _byte, _byte_cold, _flat_mask, _instruction, _push, _rd_call, _sbc_bcd,
-                  _signed, _status, _wr, _zp)
+                  _signed, _status, _wr, _zp, WINDOW)
 from .layout import (A, BLOCK_COUNTS, BLOCK_TABLE, BLOCK_TABLE_N, C_BASE, C_SCHEME, CYC,
                      DBUS, EX_FATAL, EXEC, FB, FC, FD, FI, FN, FN_BLOCKS, FNZ, FV, INSTR, IR, JAMMED,
                      LAST_READ, PC, QV_OK, RAM0, SP, X, Y)
@@ -3592,7 +3592,12 @@ def execute_blocks(s, rom, fb, number, draw):
     while True:
         key = -1
         if pc & 0x1000:
-            key = (pc & flat) if flat >= 0 else s[C_BASE] + (pc & 0xFFF)
+            if flat >= 0:
+                key = pc & flat
+            elif flat == WINDOW:
+                key = s[C_BASE] + (pc & 0xFFF)
+            else:
+                key = s[C_BASE + ((pc >> 10) & 3)] + (pc & 0x3FF)
         if key >= 0:
             n = table[key]
             if n > 0 and left >= n:
@@ -7168,7 +7173,12 @@ def execute_counting(s, rom, fb, number, draw):
     while True:
         key = -1
         if pc & 0x1000:
-            key = (pc & flat) if flat >= 0 else s[C_BASE] + (pc & 0xFFF)
+            if flat >= 0:
+                key = pc & flat
+            elif flat == WINDOW:
+                key = s[C_BASE] + (pc & 0xFFF)
+            else:
+                key = s[C_BASE + ((pc >> 10) & 3)] + (pc & 0x3FF)
         if key >= 0:
             counts[key] += 1
             if arrived:

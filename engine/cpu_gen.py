@@ -242,13 +242,19 @@ def _case(op: int) -> list[str]:
 
 # The loop's variants (``VARIANTS``): the hook each runs before fetching an instruction. ``key`` is the ROM
 # image offset the instruction is fetched from (``blocks.py``), or -1.
-# image offset the instruction at ``pc`` would be fetched from, if the cartridge is read straight from its
-# image or its 4K bank (no block starts where the loop would not fetch from there: ``blocks.hot_blocks``),
-# else -1 (E0 has no blocks, and the loop has no hook).
+# image offset the instruction at ``pc`` would be fetched from: straight from the image (2K, 4K, FE), its 4K
+# bank (F8, F6, F4, their Superchip forms, DPC) or the 1K slice mapped at its segment (E0; ``C_BASE + k`` is
+# segment k's slice base); -1 outside the cartridge (no block starts where the loop would not fetch from the
+# image: ``blocks.hot_blocks``).
 _KEY = [
     "        key = -1",
     "        if pc & 0x1000:",
-    "            key = (pc & flat) if flat >= 0 else s[C_BASE] + (pc & 0xFFF)",
+    "            if flat >= 0:",
+    "                key = pc & flat",
+    "            elif flat == WINDOW:",
+    "                key = s[C_BASE] + (pc & 0xFFF)",
+    "            else:",
+    "                key = s[C_BASE + ((pc >> 10) & 3)] + (pc & 0x3FF)",
 ]
 _SAVE = ["s[A] = a", "s[X] = x", "s[Y] = y", "s[PC] = pc", "s[FC] = c", "s[FNZ] = nz", "s[CYC] = cyc",
          "s[DBUS] = bus", "s[IR] = op"]
@@ -305,7 +311,7 @@ def source() -> str:
         "from .bus import S_FLAT64K",
         "from .cpu import (_SELF_FETCHED, ENDS_WITH_READ, _adc_bcd, _after_timer_wait, _after_timer_wait_below, _any,",
         "                  _any_cold, _arr, _byte, _byte_cold, _flat_mask, _instruction, _push, _rd_call, _sbc_bcd,",
-        "                  _signed, _status, _wr, _zp)",
+        "                  _signed, _status, _wr, _zp, WINDOW)",
         "from .layout import (A, BLOCK_COUNTS, BLOCK_TABLE, BLOCK_TABLE_N, C_BASE, C_SCHEME, CYC,",
         "                     DBUS, EX_FATAL, EXEC, FB, FC, FD, FI, FN, FN_BLOCKS, FNZ, FV, INSTR, IR, JAMMED,",
         "                     LAST_READ, PC, QV_OK, RAM0, SP, X, Y)",
