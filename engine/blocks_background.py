@@ -37,6 +37,12 @@ def wanted() -> bool:
     return os.environ.get("ARCADE_LAB_BLOCKS", "1") == "1" and not getattr(sys, "frozen", False)
 
 
+def compiling_here(md5: str) -> None:
+    """This process compiles ``md5``'s blocks itself (``blocks.prepare``, whose counting run makes a
+    console): no child is asked for them, which would compile the same module beside it."""
+    _asked.add(md5)
+
+
 def request(md5: str, game: str | None) -> bool:
     """Start the background compile of ``md5``'s blocks (``game``: its id or ROM path) unless they are
     cached, asked for already, failed before, compiling elsewhere, or not wanted. Returns whether a child

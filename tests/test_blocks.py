@@ -339,11 +339,46 @@ def test_a_cartridge_without_blocks_is_noted_once(monkeypatch, tmp_path):
     assert not bg.request(md5, "pong")
 
 
+def test_compiling_blocks_in_process_starts_no_background_compile(monkeypatch, tmp_path):
+    """``arcade-lab warm --blocks`` and ``bench`` compile in their own process: the counting run's console
+    must not start a child compiling the same blocks beside it (with two jobs over all games that was one
+    child per game at once)."""
+    from arcade_lab.engine import blocks_background as bg
+
+    monkeypatch.setattr(blocks, "folder", lambda: tmp_path)
+    monkeypatch.setattr(bg, "_asked", set())
+    monkeypatch.setenv("ARCADE_LAB_BLOCKS", "1")
+    started = []
+
+    class Child:  # stands in for the compiling child: started, and done at once
+        def __init__(self, *args, **kwargs):
+            started.append(args)
+
+        def wait(self):
+            return 0
+
+    monkeypatch.setattr(bg.subprocess, "Popen", Child)
+    blocks.count("pong", steps=20)
+    md5 = Env("pong", seed=0).console.info.md5
+    assert started == [] and not bg._files(md5)[0].exists()
+    monkeypatch.setattr(bg, "_asked", set())  # a console of a process that is not compiling them asks
+    Env("pong", seed=0)
+    assert len(started) == 1
+
+
 def test_cached_only_and_off_start_no_compile(monkeypatch):
     from arcade_lab.engine import blocks_background as bg
 
     started = []
-    monkeypatch.setattr(bg.subprocess, "Popen", lambda *a, **k: started.append(a))
+
+    class Child:  # stands in for the compiling child: started, and done at once
+        def __init__(self, *args, **kwargs):
+            started.append(args)
+
+        def wait(self):
+            return 0
+
+    monkeypatch.setattr(bg.subprocess, "Popen", Child)
     monkeypatch.setattr(bg, "_asked", set())
     for setting in ("cached", "0"):
         monkeypatch.setenv("ARCADE_LAB_BLOCKS", setting)
