@@ -3,8 +3,10 @@ ROM has no cached blocks asks (once per process) for a child process that compil
 and exits. The console runs the interpreter meanwhile; consoles made after the child finishes, and an
 environment's next reset, use the blocks.
 
-One child per ROM on the machine: the child holds a lock file beside the modules, so eight workers
-starting one game start one compile. A compile that failed, or a cartridge whose scheme has no blocks,
+One child per ROM on the machine, and one at a time (``MAX_CHILDREN``): the child holds a lock file beside
+the modules, so eight workers starting one game start one compile, and a program making environments for
+every game starts one compile, not one per game (a ROM that found the place taken is asked for again by
+its next console). A compile that failed, or a cartridge whose scheme has no blocks,
 leaves a note (``.failed``) and is not tried again for this version of the engine; a failure's log
 (``.log``) says why.
 
@@ -23,6 +25,10 @@ from pathlib import Path
 from . import blocks
 
 STALE_LOCK_S = 15 * 60  # a lock this old belongs to a child that died (a compile takes under a minute)
+# Children compiling at once on the machine: a program that makes environments for a whole suite of games
+# starts one, not one per game (each holds ~300 MB while it compiles). A console whose ROM found no free
+# place asks again when the next console of that ROM is made.
+MAX_CHILDREN = 1
 _asked: set[str] = set()  # ROM MD5s this process has asked for
 
 
@@ -49,14 +55,17 @@ def request(md5: str, game: str | None) -> bool:
     was started."""
     if md5 in _asked or game is None or not wanted() or blocks.cached(md5):
         return False
-    _asked.add(md5)
     lock, failed, log = _files(md5)
     if failed.exists():
+        _asked.add(md5)
         return False
     try:
         lock.parent.mkdir(parents=True, exist_ok=True)
         if lock.exists() and time.time() - lock.stat().st_mtime > STALE_LOCK_S:
             lock.unlink(missing_ok=True)
+        if _compiling() >= MAX_CHILDREN:
+            return False  # not asked: the next console of this ROM tries again
+        _asked.add(md5)
         fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
     except FileExistsError:
         return False  # another process's child is compiling it
@@ -74,6 +83,18 @@ def request(md5: str, game: str | None) -> bool:
     # collected when it exits (no zombie); a program that exits first leaves it running to the end
     threading.Thread(target=child.wait, name="arcade-lab-blocks-compile", daemon=True).start()
     return True
+
+
+def _compiling() -> int:
+    """Children compiling now on this machine (their locks, less those left by children that died)."""
+    now = time.time()
+    live = 0
+    for lock in blocks.folder().glob("blocks_*.lock"):
+        try:
+            live += now - lock.stat().st_mtime <= STALE_LOCK_S
+        except OSError:  # it finished meanwhile
+            pass
+    return live
 
 
 def asked(md5: str) -> bool:

@@ -366,6 +366,48 @@ def test_compiling_blocks_in_process_starts_no_background_compile(monkeypatch, t
     assert len(started) == 1
 
 
+def test_one_background_compile_at_a_time(monkeypatch, tmp_path):
+    """Environments made for many games start one compile, not one each; a game that found the place
+    taken asks again with its next console."""
+    from arcade_lab.engine import blocks_background as bg
+
+    monkeypatch.setattr(blocks, "folder", lambda: tmp_path)
+    monkeypatch.setattr(bg, "_asked", set())
+    monkeypatch.setenv("ARCADE_LAB_BLOCKS", "1")
+    started = []
+
+    class Child:  # stands in for the compiling child, which would remove its lock when done
+        def __init__(self, args, **kwargs):
+            started.append(args[-1])
+
+        def wait(self):
+            return 0
+
+    monkeypatch.setattr(bg.subprocess, "Popen", Child)
+    for game in ("pong", "breakout", "boxing"):
+        Env(game, seed=0)
+    assert len(started) == 1 and started[0].endswith("pong.bin")
+    next(tmp_path.glob("*.lock")).unlink()  # pong's compile is over
+    Env("breakout", seed=0)
+    assert len(started) == 2 and started[1].endswith("breakout.bin")
+
+
+def test_warm_with_blocks_plays_the_games_without_starting_compiles(monkeypatch, tmp_path):
+    """`arcade-lab warm --blocks` plays each game (its rules' kernels) and then compiles the blocks itself:
+    the play starts no background compile of them."""
+    from arcade_lab import warm
+    from arcade_lab.engine import blocks_background as bg
+
+    monkeypatch.setattr(blocks, "folder", lambda: tmp_path)
+    monkeypatch.setattr(bg, "_asked", set())
+    monkeypatch.setenv("ARCADE_LAB_BLOCKS", "1")
+    started, compiled = [], []
+    monkeypatch.setattr(bg.subprocess, "Popen", lambda args, **kw: started.append(args))
+    monkeypatch.setattr(warm, "warm_blocks", lambda games, jobs: compiled.extend(games))
+    assert warm.main(["--blocks", "--no-agents", "--game", "pong", "--games", "breakout,boxing"]) == 0
+    assert compiled == ["pong", "breakout", "boxing"] and started == []
+
+
 def test_cached_only_and_off_start_no_compile(monkeypatch):
     from arcade_lab.engine import blocks_background as bg
 
