@@ -346,6 +346,7 @@ def test_compiling_blocks_in_process_starts_no_background_compile(monkeypatch, t
     from arcade_lab.engine import blocks_background as bg
 
     monkeypatch.setattr(blocks, "folder", lambda: tmp_path)
+    monkeypatch.setattr(blocks, "_LOADED", {})  # blocks loaded by earlier tests would be installed
     monkeypatch.setattr(bg, "_asked", set())
     monkeypatch.setenv("ARCADE_LAB_BLOCKS", "1")
     started = []
@@ -372,6 +373,7 @@ def test_one_background_compile_at_a_time(monkeypatch, tmp_path):
     from arcade_lab.engine import blocks_background as bg
 
     monkeypatch.setattr(blocks, "folder", lambda: tmp_path)
+    monkeypatch.setattr(blocks, "_LOADED", {})  # blocks loaded by earlier tests would be installed
     monkeypatch.setattr(bg, "_asked", set())
     monkeypatch.setenv("ARCADE_LAB_BLOCKS", "1")
     started = []
@@ -399,6 +401,7 @@ def test_warm_with_blocks_plays_the_games_without_starting_compiles(monkeypatch,
     from arcade_lab.engine import blocks_background as bg
 
     monkeypatch.setattr(blocks, "folder", lambda: tmp_path)
+    monkeypatch.setattr(blocks, "_LOADED", {})  # blocks loaded by earlier tests would be installed
     monkeypatch.setattr(bg, "_asked", set())
     monkeypatch.setenv("ARCADE_LAB_BLOCKS", "1")
     started, compiled = [], []
