@@ -131,10 +131,9 @@ def main(argv=None) -> int:
     t = time.perf_counter()
     if a.blocks:  # compiled below, in this process: playing the games must not start compiles of them
         from arcade_lab.engine.blocks_background import compiling_here
-        from arcade_lab.engine.console import _resolve
 
         for game in (a.game,) + games:
-            compiling_here(_resolve(game)[0].md5)
+            compiling_here(game)
     warm(a.game, not a.no_agents, games=games)
     if a.blocks:
         warm_blocks(tuple(dict.fromkeys((a.game,) + games)), max(1, a.jobs))

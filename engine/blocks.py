@@ -427,10 +427,9 @@ def _load(md5: str) -> tuple[int, np.ndarray]:
 def count(game, steps: int = SELECTION_STEPS) -> tuple[object, np.ndarray, np.ndarray]:
     """Play ``game`` on the counting loop: (its environment, instructions run and arrivals per ROM offset)."""
     from . import blocks_background, machine
-    from .console import _resolve
     from .env import Env
 
-    blocks_background.compiling_here(_resolve(game)[0].md5)  # its console must not start a compile of them
+    blocks_background.compiling_here(game)  # its console must not start a compile of them
     e = Env(game, frameskip=4, repeat_action_probability=0.0, seed=0)
     s, rom = e.console.s, e.console.rom
     counts = np.zeros(2 * rom.shape[0], np.int64)

@@ -43,10 +43,13 @@ def wanted() -> bool:
     return os.environ.get("ARCADE_LAB_BLOCKS", "1") == "1" and not getattr(sys, "frozen", False)
 
 
-def compiling_here(md5: str) -> None:
-    """This process compiles ``md5``'s blocks itself (``blocks.prepare``, whose counting run makes a
-    console): no child is asked for them, which would compile the same module beside it."""
-    _asked.add(md5)
+def compiling_here(game) -> None:
+    """This process compiles ``game``'s blocks itself (``blocks.prepare``, whose counting run makes a
+    console; ``arcade-lab warm --blocks``): no child is asked for them, which would compile the same module
+    beside it."""
+    from .console import _resolve  # (console imports this module)
+
+    _asked.add(_resolve(game)[0].md5)
 
 
 def request(md5: str, game: str | None) -> bool:

@@ -339,26 +339,43 @@ def test_a_cartridge_without_blocks_is_noted_once(monkeypatch, tmp_path):
     assert not bg.request(md5, "pong")
 
 
-def test_compiling_blocks_in_process_starts_no_background_compile(monkeypatch, tmp_path):
-    """``arcade-lab warm --blocks`` and ``bench`` compile in their own process: the counting run's console
-    must not start a child compiling the same blocks beside it (with two jobs over all games that was one
-    child per game at once)."""
+def _stand_in_children(monkeypatch) -> list[str]:
+    """Background compiles start a stand-in child (started, and done at once) instead of a process: the
+    games (or ROM paths) they were started for, in order."""
+    from arcade_lab.engine import blocks_background as bg
+
+    started = []
+
+    class Child:
+        def __init__(self, args, **kwargs):
+            started.append(args[-1])
+
+        def wait(self):
+            return 0
+
+    monkeypatch.setattr(bg.subprocess, "Popen", Child)
+    return started
+
+
+def _background_sandbox(monkeypatch, tmp_path) -> list[str]:
+    """An empty blocks cache in ``tmp_path``, nothing loaded or asked for in this process, background
+    compiles on, and stand-in children (``_stand_in_children``)."""
     from arcade_lab.engine import blocks_background as bg
 
     monkeypatch.setattr(blocks, "folder", lambda: tmp_path)
     monkeypatch.setattr(blocks, "_LOADED", {})  # blocks loaded by earlier tests would be installed
     monkeypatch.setattr(bg, "_asked", set())
     monkeypatch.setenv("ARCADE_LAB_BLOCKS", "1")
-    started = []
+    return _stand_in_children(monkeypatch)
 
-    class Child:  # stands in for the compiling child: started, and done at once
-        def __init__(self, *args, **kwargs):
-            started.append(args)
 
-        def wait(self):
-            return 0
+def test_compiling_blocks_in_process_starts_no_background_compile(monkeypatch, tmp_path):
+    """``arcade-lab warm --blocks`` and ``bench`` compile in their own process: the counting run's console
+    must not start a child compiling the same blocks beside it (with two jobs over all games that was one
+    child per game at once)."""
+    from arcade_lab.engine import blocks_background as bg
 
-    monkeypatch.setattr(bg.subprocess, "Popen", Child)
+    started = _background_sandbox(monkeypatch, tmp_path)
     blocks.count("pong", steps=20)
     md5 = Env("pong", seed=0).console.info.md5
     assert started == [] and not bg._files(md5)[0].exists()
@@ -370,22 +387,7 @@ def test_compiling_blocks_in_process_starts_no_background_compile(monkeypatch, t
 def test_one_background_compile_at_a_time(monkeypatch, tmp_path):
     """Environments made for many games start one compile, not one each; a game that found the place
     taken asks again with its next console."""
-    from arcade_lab.engine import blocks_background as bg
-
-    monkeypatch.setattr(blocks, "folder", lambda: tmp_path)
-    monkeypatch.setattr(blocks, "_LOADED", {})  # blocks loaded by earlier tests would be installed
-    monkeypatch.setattr(bg, "_asked", set())
-    monkeypatch.setenv("ARCADE_LAB_BLOCKS", "1")
-    started = []
-
-    class Child:  # stands in for the compiling child, which would remove its lock when done
-        def __init__(self, args, **kwargs):
-            started.append(args[-1])
-
-        def wait(self):
-            return 0
-
-    monkeypatch.setattr(bg.subprocess, "Popen", Child)
+    started = _background_sandbox(monkeypatch, tmp_path)  # (a real child would remove its lock when done)
     for game in ("pong", "breakout", "boxing"):
         Env(game, seed=0)
     assert len(started) == 1 and started[0].endswith("pong.bin")
@@ -398,14 +400,8 @@ def test_warm_with_blocks_plays_the_games_without_starting_compiles(monkeypatch,
     """`arcade-lab warm --blocks` plays each game (its rules' kernels) and then compiles the blocks itself:
     the play starts no background compile of them."""
     from arcade_lab import warm
-    from arcade_lab.engine import blocks_background as bg
 
-    monkeypatch.setattr(blocks, "folder", lambda: tmp_path)
-    monkeypatch.setattr(blocks, "_LOADED", {})  # blocks loaded by earlier tests would be installed
-    monkeypatch.setattr(bg, "_asked", set())
-    monkeypatch.setenv("ARCADE_LAB_BLOCKS", "1")
-    started, compiled = [], []
-    monkeypatch.setattr(bg.subprocess, "Popen", lambda args, **kw: started.append(args))
+    started, compiled = _background_sandbox(monkeypatch, tmp_path), []
     monkeypatch.setattr(warm, "warm_blocks", lambda games, jobs: compiled.extend(games))
     assert warm.main(["--blocks", "--no-agents", "--game", "pong", "--games", "breakout,boxing"]) == 0
     assert compiled == ["pong", "breakout", "boxing"] and started == []
@@ -414,16 +410,7 @@ def test_warm_with_blocks_plays_the_games_without_starting_compiles(monkeypatch,
 def test_cached_only_and_off_start_no_compile(monkeypatch):
     from arcade_lab.engine import blocks_background as bg
 
-    started = []
-
-    class Child:  # stands in for the compiling child: started, and done at once
-        def __init__(self, *args, **kwargs):
-            started.append(args)
-
-        def wait(self):
-            return 0
-
-    monkeypatch.setattr(bg.subprocess, "Popen", Child)
+    started = _stand_in_children(monkeypatch)
     monkeypatch.setattr(bg, "_asked", set())
     for setting in ("cached", "0"):
         monkeypatch.setenv("ARCADE_LAB_BLOCKS", setting)
