@@ -279,9 +279,9 @@ def test_a_first_start_compiles_the_blocks_in_the_background(monkeypatch):
     from arcade_lab.engine import blocks_background as bg
 
     game = "haunted_house"  # one of the quickest to compile
+    md5 = Env(game, seed=0).console.info.md5  # (the suite's setting: cached blocks only, no compile asked)
     monkeypatch.setenv("ARCADE_LAB_BLOCKS", "1")
     monkeypatch.setattr(bg, "_asked", set())
-    md5 = Env(game, seed=0).console.info.md5
     lock, failed, log = bg._files(md5)
     for p in (*blocks._paths(md5), lock, failed):
         p.unlink(missing_ok=True)
