@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit
+from ._jit import jit, store_kept
 from .layout import (
     CYC, DBUS, EXEC, EX_STOP, LAST_READ,
     T_FRAMESTART, T_STARTDISP, T_STOPDISP, T_LASTUPD, T_TOEOL, T_VSYNCFIN, T_LINESLAST, T_CURLINE,
@@ -26,7 +26,7 @@ from .layout import (
 )
 from .tia_tables import (
     P0_BIT, M0_BIT, P1_BIT, M1_BIT, BL_BIT, PF_BIT, SCORE_BIT, PRIORITY_BIT,
-    PLAYER_REACH4, MISSILE_REACH4, BALL_REACH4, PF_MASK, PF_BLOCK_MASK, PRIORITY, COLLISION, MOTION, REFLECT,
+    PLAYER_REACH4, MISSILE_REACH4, BALL_REACH4, PF_MASK, PRIORITY, COLLISION, MOTION, REFLECT,
     HMOVE_BLANK_CYCLE, POKE_DELAY, PF_DELAY, COSMIC_ARK_STEP, COPY_OFFSETS, PLAYER_PIXELS, PF_COVER,
     PLAYER_RUNS, BAR_RUNS, BYTE_SPANS, PLAYER_HULL, MISSILE_HULL, BALL_HULL,
 )
@@ -548,43 +548,58 @@ def _apart(s, need):
     return apart
 
 
+@jit(forceinline=True)
+def pf_blocks(pf, refl):
+    """The line's 40 playfield blocks of four pixels as bits 0-39 of one word (bit b: block b shows the
+    playfield), from ``T_PF`` (PF0's four bits, PF1's eight shown last bit first, PF2's eight) and the
+    reflection. The drawing loops shift it rather than look each block's bit up in ``PF_BLOCK_MASK``: a
+    table read per block vectorises to a gather, which stalled the drawn frame's playfield loop."""
+    left = (pf & 0xF) | (REFLECT[(pf >> 4) & 0xFF] << 4) | (pf & 0xFF000)
+    right = left
+    if refl:  # the right half shows the left one mirrored: bits 0-19 reversed
+        right = ((REFLECT[left & 0xFF] << 12) | (REFLECT[(left >> 8) & 0xFF] << 4)
+                 | (REFLECT[(left >> 16) & 0x0F] >> 4))
+    return np.uint64(left | (right << 20))
+
+
 @jit
-def _draw_playfield(buf, fp, x0, x1, pf, refl, pfl, pfr, bk):
-    """Pixels [x0, x1) of a line from ``buf[fp]`` on, playfield or background. Playfield bits are four
-    pixels wide and 4-aligned, as are line starts in the buffer: whole runs are one 32-bit store."""
+def _draw_playfield(buf, fp, x0, x1, blocks_word, pfl, pfr, bk):
+    """Pixels [x0, x1) of a line from ``buf[fp]`` on, playfield or background (``blocks_word`` from
+    ``pf_blocks``). Playfield bits are four pixels wide and 4-aligned, as are line starts in the buffer:
+    whole runs are one 32-bit store."""
+    one = np.uint64(1)
     x = x0
     j = np.uint64(fp)
     while x < x1 and (x & 3):
-        buf[j] = (pfl if x < 80 else pfr) if pf & PF_MASK[refl, x] else bk
+        store_kept(buf, j, (pfl if x < 80 else pfr) if (blocks_word >> np.uint64(x >> 2)) & one else bk)
         x += 1
-        j += np.uint64(1)
-    # whole blocks: block b's playfield bit from PF_BLOCK_MASK, every store at the next 32-bit word (indexed
-    # from a counter so the loop vectorises to plain loads and stores rather than gathers and scatters)
+        j += one
+    # whole blocks, one 32-bit store each (kept scalar: see store_kept)
     blocks = (x1 - x) >> 2
     if blocks > 0:
         buf32 = buf.view(np.uint32)
         at = j >> np.uint64(2)
-        b0 = x >> 2
+        b0 = np.uint64(x >> 2)
         left = np.uint32(pfl * 0x01010101)
         right = np.uint32(pfr * 0x01010101)
         back = np.uint32(bk * 0x01010101)
         for i in range(blocks):
-            b = b0 + i
-            fore = left if b < 20 else right
-            buf32[at + np.uint64(i)] = fore if pf & PF_BLOCK_MASK[refl, b] else back
+            b = b0 + np.uint64(i)
+            fore = left if b < np.uint64(20) else right
+            store_kept(buf32, at + np.uint64(i), fore if (blocks_word >> b) & one else back)
         x += 4 * blocks
         j += np.uint64(4 * blocks)
     while x < x1:
-        buf[j] = (pfl if x < 80 else pfr) if pf & PF_MASK[refl, x] else bk
+        store_kept(buf, j, (pfl if x < 80 else pfr) if (blocks_word >> np.uint64(x >> 2)) & one else bk)
         x += 1
-        j += np.uint64(1)
+        j += one
 
 
 @jit(forceinline=True)
 def _fill(buf, fp, count, colour):
-    """``buf[fp:fp + count] = colour``, in whole 32-bit words where aligned. numba's slice assignment
-    computes each element's index with its negative-index fix-up (in vector registers whose constants
-    LLVM then loads on every device call)."""
+    """``buf[fp:fp + count] = colour``, in whole 32-bit words where aligned, kept scalar (``store_kept``).
+    numba's slice assignment computes each element's index with its negative-index fix-up (in vector
+    registers whose constants LLVM then loads on every device call)."""
     j = np.uint64(fp)
     end = np.uint64(fp + count)
     one = np.uint64(1)
@@ -596,10 +611,10 @@ def _fill(buf, fp, count, colour):
     words = (end - j) >> np.uint64(2)
     k = j >> np.uint64(2)
     for i in range(words):
-        buf32[k + np.uint64(i)] = word
+        store_kept(buf32, k + np.uint64(i), word)
     j += words << np.uint64(2)
     while j < end:
-        buf[j] = colour
+        store_kept(buf, j, colour)
         j += one
 
 
@@ -641,7 +656,7 @@ def write_x(s, cyc):
 
 
 @jit(forceinline=True)
-def _draw_marked(s, buf, ob, at, lo, hi, pf, refl, pps, coll):
+def _draw_marked(s, buf, ob, at, lo, hi, blocks_word, pps, coll):
     """The marked pixels of ``ob`` in [lo, hi) over a line whose pixel 0 is ``buf[at]``: each one's colour by
     priority among its objects and the playfield, its collisions ORed into ``coll`` (returned), its mark
     cleared. Four pixels at a time where one set of objects covers a whole 4-aligned block — wide sprites,
@@ -653,7 +668,6 @@ def _draw_marked(s, buf, ob, at, lo, hi, pf, refl, pps, coll):
     ob64 = ob.view(np.uint64)
     ob32 = ob.view(np.uint32)
     buf32 = buf.view(np.uint32)
-    ur = np.uint64(refl)
     x = np.uint64(lo & ~3)
     end = np.uint64(hi)
     while x < end:
@@ -664,7 +678,7 @@ def _draw_marked(s, buf, ob, at, lo, hi, pf, refl, pps, coll):
         if q:
             ob32[x >> np.uint64(2)] = 0
             half = np.uint64(1) if x >= np.uint64(80) else np.uint64(0)
-            pfb = PF_BIT if pf & PF_BLOCK_MASK[ur, x >> np.uint64(2)] else 0
+            pfb = PF_BIT if (blocks_word >> (x >> np.uint64(2))) & np.uint64(1) else 0
             o = q & np.uint64(0xFF)
             if q == o * np.uint64(0x01010101):
                 e = np.int64(o) | pfb
@@ -733,7 +747,7 @@ def _render(s, buf, ob, fp, count, hpos, draw):
     if sel == (PF_BIT | SCORE_BIT | PRIORITY_BIT):
         pps = SCORE_BIT  # ALE's dedicated playfield-only path keeps score colours under priority
     pf = s[T_PF] if en & PF_BIT else 0
-    refl = s[T_PFM_REFL]
+    blocks_word = pf_blocks(pf, s[T_PFM_REFL]) if pf else np.uint64(0)
     c1 = s[T_COLUPF]
     c2 = s[T_COLUP0]
     c3 = s[T_COLUP1]
@@ -745,8 +759,8 @@ def _render(s, buf, ob, fp, count, hpos, draw):
             pcr = PRIORITY[1, PF_BIT | pps]
             pfl = c1 if pcl == 1 else (c2 if pcl == 2 else c3)
             pfr = c1 if pcr == 1 else (c2 if pcr == 2 else c3)
-            _draw_playfield(buf, fp, x0, x1, pf, refl, pfl, pfr, bk)
-    s[T_COLLISION] = _draw_marked(s, buf, ob, np.uint64(fp - x0), lo, hi, pf, refl, pps, s[T_COLLISION])
+            _draw_playfield(buf, fp, x0, x1, blocks_word, pfl, pfr, bk)
+    s[T_COLLISION] = _draw_marked(s, buf, ob, np.uint64(fp - x0), lo, hi, blocks_word, pps, s[T_COLLISION])
     if draw:
         end = fp + count
         if end & 3:

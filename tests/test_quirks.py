@@ -953,6 +953,20 @@ def test_writes_that_change_nothing_skip_drawing_and_keep_frames_and_state(tmp_p
     assert len(latched) >= 3                            # collisions were latched, and cleared
 
 
+def test_playfield_block_word_equals_the_per_block_masks():
+    """The drawing loops read a line's playfield as one word of 40 block bits: for any playfield value
+    and either reflection, bit b is set exactly when the playfield mask of block b's pixels meets it."""
+    from arcade_lab.engine import tia
+    from arcade_lab.engine.tia_tables import PF_MASK
+
+    rng = np.random.default_rng(3)
+    values = [0, (1 << 20) - 1] + [1 << k for k in range(20)] + [int(v) for v in rng.integers(1 << 20, size=2000)]
+    for pf in values:
+        for refl in (0, 1):
+            want = sum(1 << b for b in range(40) if pf & int(PF_MASK[refl, 4 * b]))
+            assert int(tia.pf_blocks(pf, refl)) == want, (hex(pf), refl)
+
+
 def test_span_fills_and_playfield_equal_a_pixel_by_pixel_reference():
     """The drawn path's word-at-a-time writers: a fill, and a playfield span (both reflections, any
     start and end, both halves' colours), write exactly the pixels a per-pixel reading would, and nothing
@@ -973,7 +987,7 @@ def test_span_fills_and_playfield_equal_a_pixel_by_pixel_reference():
             tia._fill(buf, line + x0, x1 - x0, bk)
             want[line + x0:line + x1] = bk
         else:
-            tia._draw_playfield(buf, line + x0, x0, x1, pf, refl, pfl, pfr, bk)
+            tia._draw_playfield(buf, line + x0, x0, x1, tia.pf_blocks(pf, refl), pfl, pfr, bk)
             for x in range(x0, x1):
                 want[line + x] = (pfl if x < 80 else pfr) if pf & PF_MASK[refl, x] else bk
         assert np.array_equal(buf, want), (trial, x0, x1)
@@ -1011,7 +1025,7 @@ def test_marked_pixels_equal_a_pixel_by_pixel_reference():
             e = int(ob[x]) | (PF_BIT if pf & PF_MASK[refl, x] else 0)
             want_coll |= int(COLLISION[e])
             want[line + x] = s[T_COLUBK + PRIORITY[1 if x >= 80 else 0, e | pps]]
-        coll = tia._draw_marked(s, buf, ob, np.uint64(line), lo, hi, pf, refl, pps, coll0)
+        coll = tia._draw_marked(s, buf, ob, np.uint64(line), lo, hi, tia.pf_blocks(pf, refl), pps, coll0)
         assert coll == want_coll and np.array_equal(buf, want), (trial, lo, hi)
         assert not ob.any()
 
