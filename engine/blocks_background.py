@@ -10,12 +10,18 @@ its next console). A compile that failed, or a cartridge whose scheme has no blo
 leaves a note (``.failed``) and is not tried again for this version of the engine; a failure's log
 (``.log``) says why.
 
+Each engine version compiles into its own folder (``blocks.folder``): a console stamps its version's folder
+as used, and a child that compiled blocks removes the folders of other versions nobody used for
+``UNUSED_DAYS`` (an upgrade would otherwise leave up to ~250 MB behind per version).
+
 ``ARCADE_LAB_BLOCKS``: ``1`` (default) use cached blocks and compile missing ones in the background;
 ``cached`` use cached blocks only; ``0`` the interpreter alone.
 """
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -30,6 +36,10 @@ STALE_LOCK_S = 15 * 60  # a lock this old belongs to a child that died (a compil
 # place asks again when the next console of that ROM is made.
 MAX_CHILDREN = 1
 _asked: set[str] = set()  # ROM MD5s this process has asked for
+UNUSED_DAYS = 30  # another engine version's blocks folder unused this long is removed
+USED = ".used"  # the stamp a console touches in its version's folder (once a process)
+_stamped = False
+_VERSION = re.compile(r"[0-9a-f]{16}")  # the folders ``blocks.folder`` names: nothing else is touched
 
 
 def _files(md5: str) -> tuple[Path, Path, Path]:
@@ -88,6 +98,50 @@ def request(md5: str, game: str | None) -> bool:
     return True
 
 
+def mark_used() -> None:
+    """Stamp this engine version's blocks folder as in use (once a process; nothing where it does not exist
+    yet or cannot be written): another installation's pruning keeps it."""
+    global _stamped
+    if _stamped:
+        return
+    _stamped = True
+    try:
+        here = blocks.folder()
+        if here.is_dir():
+            (here / USED).touch()
+    except OSError:
+        pass
+
+
+def _last_used(folder: Path) -> float:
+    """When ``folder`` was last used: its stamp, or its own time where that is later (it changes whenever a
+    compile adds or removes a file)."""
+    times = [folder.stat().st_mtime]
+    stamp = folder / USED
+    if stamp.exists():
+        times.append(stamp.stat().st_mtime)
+    return max(times)
+
+
+def prune(now: float | None = None) -> list[Path]:
+    """Remove the blocks folders of other engine versions unused for ``UNUSED_DAYS``; returns them."""
+    now = time.time() if now is None else now
+    here = blocks.folder()
+    gone = []
+    try:
+        others = [d for d in here.parent.iterdir() if d.is_dir() and d != here and _VERSION.fullmatch(d.name)]
+    except OSError:
+        return gone
+    for d in others:
+        try:
+            if now - _last_used(d) > UNUSED_DAYS * 86400:
+                shutil.rmtree(d)
+                gone.append(d)
+        except OSError:
+            pass  # in use or unreadable: left for another time
+    return gone
+
+
 def _compiling() -> int:
     """Children compiling now on this machine (their locks, less those left by children that died)."""
     now = time.time()
@@ -113,6 +167,7 @@ def _compile(md5: str, game: str) -> int:
         if blocks.prepare(game).startswith("not applicable"):  # noted, so no start asks again
             failed.write_text("no blocks for this cartridge's scheme\n")
         log.unlink(missing_ok=True)  # kept only to say why a compile failed
+        prune()  # a compile is when a new engine version shows: the old ones' folders may go
         return 0
     except Exception as exc:  # noqa: BLE001 (any failure is noted, so it is not retried at every start)
         failed.write_text(f"{type(exc).__name__}: {exc}\n")

@@ -119,6 +119,7 @@ class Console:
         self._md5 = self.info.md5
         if not blocks.install(self.s, self._md5):  # the ROM's compiled hot blocks, where cached
             blocks_background.request(self._md5, self._compile_source())
+        blocks_background.mark_used()
         self._snap = self.s[:N_SNAPSHOT]  # what a snapshot holds (layout.py): everything but kernel addresses
         self._snap_view = memoryview(self._snap)
 

@@ -416,3 +416,38 @@ def test_cached_only_and_off_start_no_compile(monkeypatch):
         monkeypatch.setenv("ARCADE_LAB_BLOCKS", setting)
         assert not bg.request("1" * 32, "pong")
     assert started == []
+
+
+def test_a_compile_removes_other_engine_versions_unused_blocks(tmp_path, monkeypatch):
+    """An upgrade leaves the old engine's blocks folder behind (up to ~250 MB): a background compile removes
+    other versions' folders unused for UNUSED_DAYS, and keeps its own, one whose stamp says another
+    installation used it lately, one compiled into lately, and anything that is not a version's folder."""
+    import os
+    import time
+
+    from arcade_lab.engine import blocks_background as bg
+
+    root = tmp_path / "blocks"
+    here, old, stamped, recent = (root / n for n in ("a" * 16, "b" * 16, "c" * 16, "d" * 16))
+    other = root / "not-a-version"
+    for d in (here, old, stamped, recent, other):
+        d.mkdir(parents=True)
+        (d / "blocks_x.py").write_text("")
+    (stamped / bg.USED).write_text("")
+    now = time.time()
+    for d, days in ((here, 90), (old, 40), (stamped, 40), (recent, 2), (other, 400)):
+        os.utime(d, (now - days * 86400,) * 2)
+    os.utime(stamped / bg.USED, (now - 3 * 86400,) * 2)
+    monkeypatch.setattr(blocks, "folder", lambda: here)
+    assert bg.prune(now) == [old]
+    assert not old.exists() and all(d.is_dir() for d in (here, stamped, recent, other))
+    assert bg.prune(now + 28 * 86400) == [stamped]  # 31 days after its stamp
+
+
+def test_a_console_stamps_its_engine_versions_blocks_folder(tmp_path, monkeypatch):
+    from arcade_lab.engine import blocks_background as bg
+
+    monkeypatch.setattr(blocks, "folder", lambda: tmp_path)
+    monkeypatch.setattr(bg, "_stamped", False)
+    Env("pong", seed=0)
+    assert (tmp_path / bg.USED).exists()
