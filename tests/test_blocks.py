@@ -259,6 +259,7 @@ def test_doctor_counts_the_compiled_blocks(tmp_path, monkeypatch):
         (tmp_path / f"blocks_{md5}.py").write_text("")
     found = {item: finding for item, _ok, finding, _advice in doctor.checks()}
     assert found["compiled blocks"].startswith("2 ROMs' hot blocks compiled")
+    assert "other engine version" not in found["compiled blocks"]
     monkeypatch.setenv("ARCADE_LAB_BLOCKS", "0")
     found = {item: finding for item, _ok, finding, _advice in doctor.checks()}
     assert "(off: ARCADE_LAB_BLOCKS=0)" in found["compiled blocks"]
@@ -439,6 +440,10 @@ def test_a_compile_removes_other_engine_versions_unused_blocks(tmp_path, monkeyp
         os.utime(d, (now - days * 86400,) * 2)
     os.utime(stamped / bg.USED, (now - 3 * 86400,) * 2)
     monkeypatch.setattr(blocks, "folder", lambda: here)
+    from arcade_lab import doctor
+
+    found = {item: finding for item, _ok, finding, _advice in doctor.checks()}
+    assert "; 3 other engine version(s)' blocks hold 0 MB" in found["compiled blocks"]
     assert bg.prune(now) == [old]
     assert not old.exists() and all(d.is_dir() for d in (here, stamped, recent, other))
     assert bg.prune(now + 28 * 86400) == [stamped]  # 31 days after its stamp
