@@ -83,21 +83,20 @@ def checks() -> list[tuple[str, bool, str, str]]:
         how = " (ARCADE_LAB_BLOCKS=cached: none compiled in the background)"
     out.append(("compiled blocks", True, f"{n_blocks} ROMs' hot blocks compiled for this engine{how}; until then a "
                 "game runs the interpreter alone — `arcade-lab warm --blocks --games all --jobs 2` compiles them "
-                "all (~15 min on two cores)" + _older_blocks(bdir), ""))
+                "all (~15 min on two cores)" + _older_blocks(), ""))
     return out
 
 
-def _older_blocks(here) -> str:
+def _older_blocks() -> str:
     """What other engine versions' blocks folders hold, if any (removed once unused for 30 days)."""
     from .engine import blocks_background
 
+    others = blocks_background.other_versions()
+    if not others:
+        return ""
     try:
-        others = [d for d in here.parent.iterdir() if d.is_dir() and d != here
-                  and blocks_background._VERSION.fullmatch(d.name)]
         size = sum(f.stat().st_size for d in others for f in d.rglob("*") if f.is_file())
     except OSError:
-        return ""
-    if not others:
         return ""
     return (f"; {len(others)} other engine version(s)' blocks hold {size / 1e6:.0f} MB "
             f"(each removed once unused for {blocks_background.UNUSED_DAYS} days)")

@@ -123,16 +123,20 @@ def _last_used(folder: Path) -> float:
     return max(times)
 
 
+def other_versions() -> list[Path]:
+    """The blocks folders of engine versions other than this one (none where the cache cannot be read)."""
+    here = blocks.folder()
+    try:
+        return [d for d in here.parent.iterdir() if d.is_dir() and d != here and _VERSION.fullmatch(d.name)]
+    except OSError:
+        return []
+
+
 def prune(now: float | None = None) -> list[Path]:
     """Remove the blocks folders of other engine versions unused for ``UNUSED_DAYS``; returns them."""
     now = time.time() if now is None else now
-    here = blocks.folder()
     gone = []
-    try:
-        others = [d for d in here.parent.iterdir() if d.is_dir() and d != here and _VERSION.fullmatch(d.name)]
-    except OSError:
-        return gone
-    for d in others:
+    for d in other_versions():
         try:
             if now - _last_used(d) > UNUSED_DAYS * 86400:
                 shutil.rmtree(d)

@@ -426,6 +426,7 @@ def test_a_compile_removes_other_engine_versions_unused_blocks(tmp_path, monkeyp
     import os
     import time
 
+    from arcade_lab import doctor
     from arcade_lab.engine import blocks_background as bg
 
     root = tmp_path / "blocks"
@@ -440,8 +441,7 @@ def test_a_compile_removes_other_engine_versions_unused_blocks(tmp_path, monkeyp
         os.utime(d, (now - days * 86400,) * 2)
     os.utime(stamped / bg.USED, (now - 3 * 86400,) * 2)
     monkeypatch.setattr(blocks, "folder", lambda: here)
-    from arcade_lab import doctor
-
+    assert sorted(bg.other_versions()) == [old, stamped, recent]
     found = {item: finding for item, _ok, finding, _advice in doctor.checks()}
     assert "; 3 other engine version(s)' blocks hold 0 MB" in found["compiled blocks"]
     assert bg.prune(now) == [old]
