@@ -27,25 +27,27 @@ WRITE_NAMES = ("VSYNC VBLANK WSYNC RSYNC NUSIZ0 NUSIZ1 COLUP0 COLUP1 COLUPF COLU
                "ENABL HMP0 HMP1 HMM0 HMM1 HMBL VDELP0 VDELP1 VDELBL RESMP0 RESMP1 HMOVE HMCLR CXCLR").split()
 WAYS = ("drawn: inline", "drawn: in the blank", "drawn: device call",
         "undrawn: inline", "undrawn: quiet_store", "undrawn: device call")
-# (text in cpu._wr, the counting line inserted before it: WAYS index; r is the register's counter base)
+# (a line of cpu._wr, what goes before it, what goes after it): wp_r is the register's counter base, the
+# number added to it the way's index in WAYS
 PATCHES = (
     ('    """A CPU write (``value`` already a byte); returns the cycle counter (WSYNC stalls the CPU)."""\n',
-     None),
-    ("                if quiet_store(s, r, value, cyc, clock):\n", "                    s[WPATHS + wp_r + 4] += 1\n"),
+     "", "    wp_r = (addr & 0x3F) * 8\n"),
+    ("                if quiet_store(s, r, value, cyc, clock):\n",
+     "", "                    s[WPATHS + wp_r + 4] += 1\n"),
     ("            elif unseen != 3 or grp_unseen(s, r, value):\n",
-     "                s[WPATHS + wp_r + (0 if draw else 3)] += 1\n"),
-    ("    if tia and not draw:\n", "        s[WPATHS + wp_r + 5] += 1\n"),
+     "", "                s[WPATHS + wp_r + (0 if draw else 3)] += 1\n"),
+    ("    if tia and not draw:\n", "", "        s[WPATHS + wp_r + 5] += 1\n"),
     ("        if tia and BLANK_STORE[addr & 0x3F] and stored_in_blank(s, addr & 0x3F, value, cyc):\n",
-     "            s[WPATHS + wp_r + 1] += 1\n"),
+     "", "            s[WPATHS + wp_r + 1] += 1\n"),
     ("        _device(s, rom, fb, (addr & 0xFFFF) | (_REQ_DRAW if draw else 0) | _REQ_WRITE | (value << 24))\n",
-     None),
+     "        if tia:\n            s[WPATHS + wp_r + 2] += 1\n", ""),
 )
 
 
 def _patched_tree() -> Path:
     """A folder holding this checkout's engine, counters added, as package ``engine_paths``."""
     src = ROOT / "engine"
-    digest = hashlib.sha1(b"".join(p.read_bytes() for p in sorted(src.glob("*.py")))).hexdigest()[:12]
+    digest = hashlib.sha1(b"".join(p.read_bytes() for p in sorted(src.rglob("*.py")))).hexdigest()[:12]
     tmp = Path(tempfile.gettempdir()) / "arcade-lab-write-paths" / digest
     pkg = tmp / "engine_paths"
     if (pkg / "cpu.py").exists():
@@ -58,15 +60,10 @@ def _patched_tree() -> Path:
         raise SystemExit(f"engine/layout.py: {anchor!r} not found")
     (pkg / "layout.py").write_text(layout.replace(anchor, 'WPATHS = _alloc("write_paths", 64 * 8)\n' + anchor))
     cpu = (pkg / "cpu.py").read_text()
-    for text, line in PATCHES:
+    for text, before, after in PATCHES:
         if text not in cpu:
             raise SystemExit(f"engine/cpu.py no longer has: {text.strip()!r}")
-        if line is None and text.startswith('    """'):  # the counter base, at the top of _wr
-            cpu = cpu.replace(text, text + "    wp_r = (addr & 0x3F) * 8\n", 1)
-        elif line is None:  # the drawn device call: counted when it is a TIA write
-            cpu = cpu.replace(text, "        if tia:\n            s[WPATHS + wp_r + 2] += 1\n" + text, 1)
-        else:
-            cpu = cpu.replace(text, text + line, 1)
+        cpu = cpu.replace(text, before + text + after, 1)
     cpu = cpu.replace("from .layout import (", "from .layout import (WPATHS, ", 1)
     (pkg / "cpu.py").write_text(cpu)
     return tmp
