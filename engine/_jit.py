@@ -542,8 +542,8 @@ def load_u32(typingctx, data, index):
 def store_kept(typingctx, data, index, value):
     """``data[index] = value`` as a store the compiler keeps as written: never merged into vector stores
     (no bounds check). A drawing loop of a few 32-bit stores a span, vectorised, made every device call
-    that draws load and spill its vector constants first: the drawn frame of a game writing the TIA
-    ~1 000 times a frame ran 7 % faster with its loops scalar (Crossbow)."""
+    that draws load and spill its vector constants first: Crossbow, whose drawn frames write the TIA ~1 750
+    times, stepped 1.11x as fast at frame skip 1 with the TIA's drawing loops stored this way."""
     if not (isinstance(data, _types.Array) and isinstance(data.dtype, _types.Integer)
             and isinstance(index, _types.Integer) and isinstance(value, _types.Integer)):
         return None
