@@ -5,8 +5,10 @@
 (``annotated.txt`` in the output folder) and prints its hottest 256-byte stretches: where inside the 6502
 loop the time goes (``--code execute``), e.g. decode and dispatch against the operations.
 
-Needs ``perf`` (software clock events are enough) and ``objdump``. The frame kernel and the device callback are
-machine-code objects (numba links every callee into them); their cached object files still carry the symbols.
+Needs ``perf`` (software clock events are enough) and ``objdump``. The frame kernel, the loop, the device
+callbacks and, where the ROM has compiled blocks, the blocks (``--code run_blocks``), the loop that runs them
+and the C calls they make (``block_ops``) are machine-code objects (numba links every callee into them);
+their cached object files still carry the symbols.
 The child process steps the game with random actions; its kernel's load address and object file are
 saved, ``perf`` samples it, and samples are attributed to the object's functions.
 """
@@ -27,22 +29,18 @@ import time
 def child(game: str, seconds: float, out: str) -> None:
     import numpy as np
 
-    from arcade_lab.engine import machine
-    from arcade_lab.engine._jit import cache_dir
     from arcade_lab.engine.env import Env
 
     e = Env(game, frameskip=int(os.environ.get("JIT_PROFILE_FRAMESKIP", "4")), repeat_action_probability=0.0, seed=0)
     acts = e.action_set()
     for _ in range(20):
         e.act(acts[0])
-    from arcade_lab.engine import cpu
+    c = e.console
 
-    # the frame kernel and the device callbacks (bus decode + TIA; the undrawn-write one) are separate
-    # machine-code objects
-    for tag, pattern, attr in _OBJECTS:
-        fn = getattr(machine if attr.startswith("machine.") else cpu, attr.split(".")[1])
-        # the newest: a function whose line moved leaves its older object files beside the current one
-        nbc = max(glob.glob(str(cache_dir() / "engine" / pattern)), key=os.path.getmtime)
+    # the frame kernel, the loop, the device callbacks (bus decode + TIA; the undrawn-write one) and the
+    # blocks are separate machine-code objects
+    objects = _objects(c)
+    for tag, nbc, address in objects:
         with open(nbc, "rb") as f:
             obj = pickle.load(f)[0][2][0]  # (name, "object", (object code, bitcode))
         with open(os.path.join(out, f"{tag}.o"), "wb") as f:
@@ -50,14 +48,15 @@ def child(game: str, seconds: float, out: str) -> None:
         syms = _symbols(os.path.join(out, f"{tag}.o"))
         anchor = next(a for a, _, n in syms if n.startswith("cfunc."))
         with open(os.path.join(out, f"{tag}.base"), "w") as f:
-            f.write(str(fn.address - anchor))
+            f.write(str(address - anchor))
+    with open(os.path.join(out, "tags"), "w") as f:
+        f.write(" ".join(tag for tag, _, _ in objects))
     rng = np.random.default_rng(0)
     t = time.perf_counter()
     n = 0
     undrawn = os.environ.get("JIT_PROFILE_UNDRAWN") == "1"
     from arcade_lab.engine import ale_core
     from arcade_lab.engine.env import _DELTA_FULL
-    c = e.console
     while time.perf_counter() - t < seconds:
         for _ in range(100):
             a = int(acts[rng.integers(len(acts))])
@@ -74,8 +73,39 @@ def child(game: str, seconds: float, out: str) -> None:
 # (tag, cached object file, compiled function) for each machine-code object samples are attributed to
 _OBJECTS = (("kernel", "machine._run_frame_c-*.1.nbc", "machine._run_frame_c"),
             ("loop", "machine._execute_c-*.1.nbc", "machine._execute_c"),
+            ("blocksloop", "machine.execute_blocks_c-*.1.nbc", "machine.execute_blocks_c"),
+            ("stored", "block_ops._stored_c-*.1.nbc", "block_ops._stored_c"),
+            ("write", "block_ops._write_c-*.1.nbc", "block_ops._write_c"),
             ("device", "cpu._device_c-*.1.nbc", "cpu._device_c"),
             ("undrawn", "cpu._tia_write_undrawn_c-*.1.nbc", "cpu._tia_write_undrawn_c"))
+_BLOCKS_ONLY = ("blocksloop", "stored", "write")  # the loop that runs compiled blocks, and what they call
+
+
+def _objects(console) -> list[tuple[str, str, int]]:
+    """(tag, cached object file, load address) of each compiled object the console runs: the kernels above
+    (those of the blocks only where its ROM has compiled blocks) and the ROM's blocks themselves."""
+    from arcade_lab.engine import block_ops, blocks, cpu, machine
+    from arcade_lab.engine._jit import cache_dir
+    from arcade_lab.engine.layout import FN_BLOCKS
+
+    with_blocks = console.s[FN_BLOCKS] != 0
+    modules = {"machine": machine, "cpu": cpu, "block_ops": block_ops}
+    found = []
+    for tag, pattern, attr in _OBJECTS:
+        if tag in _BLOCKS_ONLY and not with_blocks:
+            continue
+        module, name = attr.split(".")
+        found.append((tag, _newest(str(cache_dir() / "engine" / pattern)), getattr(modules[module], name).address))
+    if with_blocks:
+        pattern = blocks.folder() / "__pycache__" / f"blocks_{console.info.md5}.run_blocks_c-*.1.nbc"
+        found.append(("blocks", _newest(str(pattern)), int(console.s[FN_BLOCKS])))
+    return found
+
+
+def _newest(pattern: str) -> str:
+    """The newest file matching: a function whose line moved leaves its older object files beside the
+    current one."""
+    return max(glob.glob(pattern), key=os.path.getmtime)
 
 
 def _symbols(path: str) -> list[tuple[int, int, str]]:
@@ -112,7 +142,7 @@ def main(argv: list[str]) -> int:
     ips = [int(x, 16) for x in subprocess.run(["perf", "script", "-i", data, "-F", "ip"], capture_output=True,
                                               text=True).stdout.split()]
     objects = []
-    for tag, _, _ in _OBJECTS:
+    for tag in open(os.path.join(out, "tags")).read().split():
         base = int(open(os.path.join(out, f"{tag}.base")).read())
         syms = _symbols(os.path.join(out, f"{tag}.o"))
         objects.append((base, syms, [a for a, _, _ in syms]))
@@ -131,22 +161,22 @@ def main(argv: list[str]) -> int:
         print(f"{100 * n / total:5.1f}%  {name}")
     print(f"({total} samples; files in {out})")
     if code:
-        _annotate(out, objects, ips, code, total)
+        _annotate(out, objects, open(os.path.join(out, "tags")).read().split(), ips, code, total)
     return 0
 
 
-def _annotate(out: str, objects, ips: list[int], name: str, total: int) -> None:
+def _annotate(out: str, objects, tags: list[str], ips: list[int], name: str, total: int) -> None:
     """Per-instruction shares inside the symbol whose short name ends with ``name`` and holds the most samples
     (a callee linked into several objects runs from the one that calls it)."""
     best = None
-    for (base, syms, _), (tag, _, _) in zip(objects, _OBJECTS):
+    for (base, syms, _), tag in zip(objects, tags):
         for lo, size, sym in syms:
             if _short(sym).endswith(name):
                 n = sum(1 for ip in ips if lo <= ip - base < lo + size)
                 if best is None or n > best[0]:
                     best = (n, base, tag, lo, size, sym)
     if best is None:
-        print(f"no compiled function named {name!r} in {[t for t, _, _ in _OBJECTS]}")
+        print(f"no compiled function named {name!r} in {tags}")
         return
     _, base, tag, lo, size, sym = best
     counts = collections.Counter(ip - base for ip in ips if lo <= ip - base < lo + size)
