@@ -142,7 +142,8 @@ def main(argv: list[str]) -> int:
     ips = [int(x, 16) for x in subprocess.run(["perf", "script", "-i", data, "-F", "ip"], capture_output=True,
                                               text=True).stdout.split()]
     objects = []
-    for tag in open(os.path.join(out, "tags")).read().split():
+    tags = open(os.path.join(out, "tags")).read().split()  # the objects the child found, in its order
+    for tag in tags:
         base = int(open(os.path.join(out, f"{tag}.base")).read())
         syms = _symbols(os.path.join(out, f"{tag}.o"))
         objects.append((base, syms, [a for a, _, _ in syms]))
@@ -161,7 +162,7 @@ def main(argv: list[str]) -> int:
         print(f"{100 * n / total:5.1f}%  {name}")
     print(f"({total} samples; files in {out})")
     if code:
-        _annotate(out, objects, open(os.path.join(out, "tags")).read().split(), ips, code, total)
+        _annotate(out, objects, tags, ips, code, total)
     return 0
 
 
