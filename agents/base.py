@@ -198,6 +198,18 @@ class Runner:
         return int(f) if f else self.env.frames_per_act
 
     def run_episode(self, agent: Agent, player: str | None = None) -> EpisodeRecord:
+        env = self.env
+        fpa = self.frames_per_action(agent)
+        own_skip = env.frames_per_act
+        # played at the agent's decision period, so the start state records the frame skip the trace
+        # replays at (a replay restores its settings and checks them against the record's)
+        env.frames_per_act = fpa
+        try:
+            return self._episode(agent, player, fpa)
+        finally:
+            env.frames_per_act = own_skip
+
+    def _episode(self, agent: Agent, player: str | None, fpa: int) -> EpisodeRecord:
         env, cfg = self.env, self.config
         env.reset()
         start = env.clone_state(include_rng=True).to_bytes() if cfg.record_start_state else None
@@ -205,8 +217,6 @@ class Runner:
         t0 = time.perf_counter()
         trace: list[int] = []
         score = 0.0
-        fpa = self.frames_per_action(agent)
-        own_skip = fpa == env.frames_per_act
         steps = 0
         failure = ""
         log = ThoughtLog() if cfg.record_thoughts else None
@@ -216,7 +226,7 @@ class Runner:
             note(log, agent, a, time.perf_counter() - t)
             while True:
                 trace.append(a)
-                r = env.act(a) if own_skip else env.act_frames(a, fpa)
+                r = env.act(a)
                 score += r
                 steps += 1
                 if env.game_over():

@@ -22,7 +22,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="UCT: search this many trees at once on their own threads (root-parallel; default 1, "
                         "the sequential algorithm)")
     p.add_argument("--frames-cap", type=int, default=18_000, help="frames per episode (0 = none)")
-    p.add_argument("--frameskip", type=int, default=5)
+    p.add_argument("--frameskip", type=int, default=None,
+                   help="frames each decision is held (default 5; random decides every frame, as ALE 2013's)")
     p.add_argument("--minimal-actions", action="store_true", help="the game's minimal action set")
     p.add_argument("--samples", type=int, default=18_000,
                    help="screens sampled for background detection (Basic/BASS/DISCO; paper 18 000)")
@@ -44,6 +45,11 @@ def run_main(argv) -> int:
     from .base import RunConfig, Runner
     from .registry import UnknownAgent, make_agent
 
+    if args.frameskip is not None and args.frameskip < 1:
+        print(f"arcade-lab run: --frameskip takes 1 or more frames, got {args.frameskip}", file=sys.stderr)
+        return 2
+    explicit_skip = args.frameskip is not None
+    args.frameskip = 5 if args.frameskip is None else args.frameskip
     try:
         env = engine.Env(args.game, frameskip=args.frameskip, repeat_action_probability=0.0,
                          max_num_frames_per_episode=args.frames_cap, full_action_space=not args.minimal_actions,
@@ -73,6 +79,10 @@ def run_main(argv) -> int:
     except UnknownAgent as e:
         print(f"arcade-lab run: {e}", file=sys.stderr)
         return 2
+    if explicit_skip and getattr(agent, "frames_per_action", None):
+        n = int(agent.frames_per_action)
+        print(f"arcade-lab run: {agent.name} decides every {'frame' if n == 1 else f'{n} frames'} whatever "
+              "--frameskip says (as ALE 2013's baseline does)", file=sys.stderr)
     if args.load:
         try:
             agent.load(args.load)

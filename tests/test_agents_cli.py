@@ -50,3 +50,26 @@ def test_run_writes_episodes_to_the_store(tmp_path, capsys, ale_roms):
     eps = Store(db).episodes(game="pong")
     assert [e.player for e in eps] == ["agent:const:0"] * 2
     assert len(eps) == 2 and all(e.frames == 200 and e.ended_by == "truncated" for e in eps)
+
+
+def test_stored_random_episodes_replay_verified(tmp_path, capsys, ale_roms):
+    """Random decides every frame while the others hold an action for --frameskip frames: its stored
+    episode must replay at the frame skip it was played at, whatever --frameskip said."""
+    from arcade_lab.agents.evaluation.replay import replay_main
+
+    db = str(tmp_path / "s.db")
+    assert run_main(["random", "pong", "--frames-cap", "240", "--store", db]) == 0
+    assert run_main(["random", "pong", "--frames-cap", "240", "--frameskip", "3", "--store", db]) == 0
+    assert "decides every frame" in capsys.readouterr().err
+    assert run_main(["const:1", "pong", "--frames-cap", "240", "--frameskip", "3", "--store", db]) == 0
+    capsys.readouterr()
+    assert replay_main(["1", "--db", db]) == 0
+    assert replay_main(["2", "--db", db]) == 0
+    assert replay_main(["3", "--db", db]) == 0
+    out = capsys.readouterr().out
+    assert out.count("✔ verified") == 3 and "MISMATCH" not in out
+
+
+def test_a_frame_skip_below_one_is_refused(capsys, ale_roms):
+    assert run_main(["const:0", "pong", "--frameskip", "0"]) == 2
+    assert "--frameskip" in capsys.readouterr().err
