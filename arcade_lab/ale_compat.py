@@ -5,13 +5,14 @@
 
 Same names, signatures, enum values, setting names, exception types and results: ``ALEInterface``,
 ``Action``, ``LoggerMode``, ``ALEState``, ``AtariEnv`` (with its ``ALE/<Game>-v5`` and legacy Gymnasium
-ids, registered on import and replacing ale-py's where ale-py was imported first), ``roms``. Where ale-py
-ends the process (a missing ROM file, an action id above 17) this raises a RuntimeError instead, and a
-ROM ALE has no rules for loads and runs (no rewards, no game over) where ale-py refuses it.
+ids, registered on import and replacing ale-py's where ale-py was imported first), ``roms``,
+``ALEVectorInterface``. Where ale-py ends the process (a missing ROM file) or plays an action no joystick
+has (an id above 17) this raises a RuntimeError instead, and a ROM ALE has no rules for loads and runs (no
+rewards, no game over) where ale-py refuses it.
 
 Differences: ``AtariVectorEnv`` is ``arcade_lab.engine.ale_vector.ArcadeLabVectorEnv`` (ale-py's options,
-preprocessing, asynchronous batches and ``xla()``, the last through host callbacks, ``engine.vector_xla``);
-its ``ale`` is the vector interface under it, not constructible on its own as ``ALEVectorInterface`` is; no
+preprocessing, asynchronous batches and ``xla()``, the last through host callbacks, ``engine.vector_xla``),
+its ``ale`` an ``ALEVectorInterface``; no
 sound is played (``sound`` is a no-op; ``sound_obs`` works); a ROM load refuses the settings it cannot honour (colour averaging, screen or sound recording, paddle limits,
 another system seed); ``ALEState.serialize()`` writes Arcade Lab's state format (``arcade_lab.State``'s).
 
@@ -41,7 +42,7 @@ from arcade_lab.engine.registration import LEGACY_GAMES, game_name
 __version__ = "0.12.1"  # the ale-py release whose API and behaviour this module reproduces
 SDL_SUPPORT = importlib.util.find_spec("pygame") is not None  # the display window uses pygame-ce
 
-__all__ = ["Action", "ALEInterface", "ALEState", "LoggerMode", "SDL_SUPPORT", "AtariEnv",
+__all__ = ["Action", "ALEInterface", "ALEState", "ALEVectorInterface", "LoggerMode", "SDL_SUPPORT", "AtariEnv",
            "AtariEnvStepMetadata", "AtariVectorEnv"]
 
 
@@ -686,10 +687,77 @@ def _make_atari_env():
     return AtariEnv
 
 
+class ALEVectorInterface:
+    """ale-py's ``ALEVectorInterface``: its constructor's arguments, ``reset(reset_indices, reset_seeds)``,
+    ``send(action_idx, paddle_strength)``, ``recv()``, ``get_action_set()`` (``Action`` values),
+    ``get_num_envs()``, ``get_observation_shape()`` and ``handle()``; ``AtariVectorEnv.ale`` is one. It
+    runs on an ``AtariVectorEnv`` made with the same options."""
+
+    def __init__(self, rom_path: os.PathLike, num_envs: int, frame_skip: int, stack_num: int, img_height: int,
+                 img_width: int, grayscale: bool, maxpool: bool, noop_max: int, use_fire_reset: bool,
+                 episodic_life: bool, life_loss_info: bool, reward_clipping: bool, max_episode_steps: int,
+                 repeat_action_probability: float, full_action_space: bool, batch_size: int, num_threads: int,
+                 thread_affinity_offset: int, autoreset_mode) -> None:
+        env = __getattr__("AtariVectorEnv") if "AtariVectorEnv" not in globals() else globals()["AtariVectorEnv"]
+        env = env(
+            os.fspath(rom_path), num_envs, frameskip=frame_skip, stack_num=stack_num, img_height=img_height,
+            img_width=img_width, grayscale=grayscale, maxpool=maxpool, noop_max=noop_max,
+            use_fire_reset=use_fire_reset, episodic_life=episodic_life, life_loss_info=life_loss_info,
+            reward_clipping=reward_clipping, max_num_frames_per_episode=max_episode_steps,
+            repeat_action_probability=repeat_action_probability, full_action_space=full_action_space,
+            batch_size=batch_size, num_threads=num_threads, thread_affinity_offset=thread_affinity_offset,
+            autoreset_mode=autoreset_mode)
+        self._env = env  # it owns the lanes; its own ``ale`` is this interface's view of them
+        self._vi = env.ale._vi
+
+    @classmethod
+    def _over(cls, vi) -> "ALEVectorInterface":
+        view = cls.__new__(cls)
+        view._env, view._vi = None, vi
+        return view
+
+    def reset(self, reset_indices: np.ndarray, reset_seeds: np.ndarray):
+        return self._vi.reset(reset_indices, reset_seeds)
+
+    def send(self, action_idx: np.ndarray, paddle_strength: np.ndarray | None) -> None:
+        self._vi.send(action_idx, paddle_strength)
+
+    def recv(self):
+        return self._vi.recv()
+
+    def get_action_set(self) -> list[Action]:
+        return [Action(a) for a in self._vi.get_action_set()]
+
+    def get_num_envs(self) -> int:
+        return self._vi.get_num_envs()
+
+    def get_observation_shape(self) -> tuple:
+        return self._vi.get_observation_shape()
+
+    def handle(self) -> np.ndarray:
+        return self._vi.handle()
+
+    def close(self) -> None:
+        if self._env is not None:
+            self._env.close()
+        else:
+            self._vi.close()
+
+
 def _make_vector_env():
     from arcade_lab.engine.vector import ArcadeLabVectorEnv
 
-    return ArcadeLabVectorEnv
+    class AtariVectorEnv(ArcadeLabVectorEnv):
+        """ale-py's ``AtariVectorEnv`` (Arcade Lab's ``ArcadeLabVectorEnv``), whose ``ale`` is an
+        :class:`ALEVectorInterface`."""
+
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.ale = ALEVectorInterface._over(self.ale)
+
+    AtariVectorEnv.__module__ = __name__
+    AtariVectorEnv.__qualname__ = "AtariVectorEnv"
+    return AtariVectorEnv
 
 
 _LAZY = {"AtariEnv": _make_atari_env, "AtariVectorEnv": _make_vector_env}

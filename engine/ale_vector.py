@@ -19,6 +19,7 @@ its own share of the lanes and then helps with the others' (``Lanes.run``).
 from __future__ import annotations
 
 import os
+import weakref
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
@@ -429,10 +430,32 @@ class VectorInterface:
             if self.batch_size < n else None
         self._step_all = np.full(n, JOB_STEP, dtype=np.int64)
         self._every = np.arange(n)
+        self.owner = None  # a weak reference to the vector environment over it (handle())
 
     @property
     def asynchronous(self) -> bool:
         return self._driver is not None
+
+    def get_action_set(self) -> list[int]:
+        """The ALE action ids the action indices of ``send`` stand for."""
+        return [int(a) for a in self.lanes.action_set]
+
+    def get_num_envs(self) -> int:
+        return self.num_envs
+
+    def get_observation_shape(self) -> tuple:
+        """One environment's observation: (stack, height, width), and 3 colours last for RGB."""
+        return tuple(self._frame_shape)
+
+    def handle(self) -> np.ndarray:
+        """The 8 bytes naming this environment to the XLA functions of its vector environment's
+        ``xla()`` (``engine.vector_xla``)."""
+        owner = self.owner() if self.owner is not None else None
+        if owner is None:
+            raise RuntimeError("this vector interface belongs to no open vector environment")
+        from .vector_xla import handle_of
+
+        return handle_of(owner)
 
     def reset(self, reset_indices, reset_seeds):
         """Reset the lanes ``reset_indices``, reloading the cartridge for each seed >= 0 (ALE seeded by
@@ -591,6 +614,9 @@ def _make_gym_vector():
             if not isinstance(noop_max, (int, np.integer)) or noop_max < 0:
                 raise ValueError(f"noop_max must be an integer >= 0, got {noop_max!r}")
             self.autoreset_mode = AutoresetMode(autoreset_mode)
+            if self.autoreset_mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+                raise ValueError(f"Invalid autoreset_mode: {self.autoreset_mode.value} (NEXT_STEP or SAME_STEP, "
+                                 "as ale-py's)")
             self.lanes = Lanes(game, num_envs, frameskip=frameskip, stack_num=stack_num, img_height=img_height,
                                img_width=img_width, grayscale=grayscale, maxpool=maxpool, noop_max=noop_max,
                                use_fire_reset=use_fire_reset, episodic_life=episodic_life,
@@ -608,6 +634,7 @@ def _make_gym_vector():
             self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
             frame_shape = (stack_num, *self.lanes.frame_shape)
             self.ale = VectorInterface(self.lanes, batch_size, frame_shape)
+            self.ale.owner = weakref.ref(self)
             self.single_observation_space = spaces.Box(0, 255, shape=frame_shape, dtype=np.uint8)
             if continuous:
                 self.single_action_space = spaces.Box(low=np.array([0.0, -np.pi, 0.0], np.float32),

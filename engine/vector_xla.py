@@ -32,6 +32,14 @@ def _register(env) -> np.ndarray:
     return np.frombuffer(np.uint64(key).tobytes(), dtype=np.uint8).copy()
 
 
+def handle_of(env) -> np.ndarray:
+    """``env``'s handle, the same bytes every time it is asked for."""
+    key = getattr(env, "_xla_handle", None)
+    if key is None or _ENVS.get(int(key.view(np.uint64)[0])) is not env:
+        key = env._xla_handle = _register(env)
+    return key.copy()
+
+
 def _lookup(handle):
     key = int(np.asarray(handle, dtype=np.uint8).view(np.uint64)[0])
     env = _ENVS.get(key)
@@ -136,4 +144,4 @@ def xla_functions(env):
         new_handle, obs, reward, term, trunc, *info = io_callback(_host_step, step_shapes, handle, actions)
         return new_handle, (obs, reward, term, trunc, _info(*info))
 
-    return jnp.asarray(_register(env)), xla_reset, xla_step
+    return jnp.asarray(handle_of(env)), xla_reset, xla_step

@@ -357,3 +357,38 @@ def test_send_recv_threads_and_mode():
     for x, y in zip(*outs):
         _same("threads", x[0], y[0])
         _same("threads", x[4], y[4])
+
+
+def test_the_vector_interface_answers_as_ale_py_s():
+    """``env.ale``'s getters and a standalone ``ALEVectorInterface`` (ale-py's constructor arguments) give
+    what ale-py's do, and their lanes step alike."""
+    import arcade_lab.ale_compat as compat
+
+    for grayscale in (True, False):
+        ours = compat.AtariVectorEnv("breakout", 2, grayscale=grayscale)
+        theirs = AtariVectorEnv("breakout", 2, grayscale=grayscale)
+        try:
+            assert ours.ale.get_action_set() == [compat.Action(a.value) for a in theirs.ale.get_action_set()]
+            assert ours.ale.get_num_envs() == theirs.ale.get_num_envs() == 2
+            assert ours.ale.get_observation_shape() == theirs.ale.get_observation_shape()
+            h = ours.ale.handle()
+            assert h.dtype == np.uint8 and h.shape == (8,) and np.array_equal(h, ours.ale.handle())
+        finally:
+            ours.close()
+            theirs.close()
+    args = (compat.get_rom_path("pong"), 3, 4, 4, 84, 84, True, True, 30, True, False, False, True, 108000,
+            0.25, False, 0, 0, -1, "NextStep")
+    ours, theirs = compat.ALEVectorInterface(*args), ale_py.ALEVectorInterface(*args)
+    try:
+        seeds = np.array([5, 6, 7])
+        _same("reset", ours.reset(np.arange(3), seeds), theirs.reset(np.arange(3), seeds))
+        for a in np.random.default_rng(1).integers(6, size=(40, 3)):
+            ours.send(a, np.ones(3, np.float32))
+            theirs.send(a, np.ones(3, np.float32))
+            _same("step", ours.recv(), theirs.recv())
+    finally:
+        ours.close()
+    with pytest.raises(ValueError, match="Invalid autoreset_mode"):
+        compat.ALEVectorInterface(*args[:-1], "Disabled")
+    with pytest.raises(ValueError, match="Invalid autoreset_mode"):
+        gym.make_vec("ArcadeLab/Breakout-v5", num_envs=2, autoreset_mode=gym.vector.AutoresetMode.DISABLED)
