@@ -721,6 +721,10 @@ def _make_gym_vector():
         def close_extras(self, **kwargs):
             self.ale.close()
 
+        def __getstate__(self):
+            raise TypeError("a vector environment cannot be copied or pickled (nor can ale-py's): its lanes "
+                            "run on this process's threads; make another with the same arguments")
+
     return ArcadeLabVectorEnv
 
 

@@ -64,6 +64,7 @@ class Env:
         if max_num_frames_per_episode < 0:
             raise ValueError("max_num_frames_per_episode must be >= 0 (0 means no limit)")
         self.console = Console(game_or_rom_path)
+        self._made_from = game_or_rom_path
         self.info = self.console.info
         reg = games.get(self.info.id) if self.info.supported else None
         self.game = reg[1] if reg else None
@@ -255,6 +256,21 @@ class Env:
         self.rng[:] = rng
         self.console.fb[:2, :fb.shape[1]] = fb
         self._screen_buffer = int(self.console.s[T_FBCUR])
+
+    def __getstate__(self) -> dict:
+        # a copy or an unpickled one goes on exactly where this one stands: its cartridge loaded again,
+        # then its machine, generators and screens put back
+        s = self.console.s
+        return {"made_from": self._made_from, "machine": self.machine_snapshot(), "draw_all": self._draw_all,
+                "kwargs": dict(frameskip=self.frames_per_act, repeat_action_probability=self.repeat_action_probability,
+                               max_num_frames_per_episode=int(s[E_MAXFRAMES]),
+                               full_action_space=self.full_action_space, seed=self.seed,
+                               truncate_on_loss_of_life=bool(s[E_TRUNC_LIFE]))}
+
+    def __setstate__(self, state: dict) -> None:
+        Env.__init__(self, state["made_from"], **state["kwargs"])
+        self.restore_machine_snapshot(*state["machine"])
+        self._draw_all = state["draw_all"]
 
     def game_truncated(self) -> bool:
         """Ended by the frame cap (or a lost life, when asked) rather than by the game."""

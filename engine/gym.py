@@ -13,6 +13,7 @@ the environment in Gymnasium's HumanRendering, and ``arcade_lab.ale_compat.Atari
 from __future__ import annotations
 
 import copy
+import operator
 from typing import Any
 
 import gymnasium
@@ -112,6 +113,9 @@ class _SoundEnv(Env):
     def __init__(self, game_or_rom_path, *, sound_obs: SoundObs, **kwargs):
         self.sound_obs = sound_obs
         super().__init__(game_or_rom_path, **kwargs)
+
+    def __getstate__(self):
+        raise TypeError("this environment logs sound for a Gymnasium environment: copy or pickle that one")
 
     def _reset(self) -> None:
         self.sound_obs.take_writes(self)  # room in the log for the reset's frames
@@ -213,6 +217,15 @@ class AleView:
         self._owner.restore_state(state)
 
 
+def _index(action) -> int:
+    """A discrete action as an index into the action set: an integer (numpy's too), never a float that
+    would be truncated into another action."""
+    try:
+        return operator.index(action)
+    except TypeError:
+        raise TypeError(f"a discrete action is an integer index into the action set, got {action!r}") from None
+
+
 class ArcadeLabEnv(gymnasium.Env, EzPickle):
     """Drop-in counterpart of ``ale_py.env.AtariEnv`` backed by our emulator."""
 
@@ -291,7 +304,7 @@ class ArcadeLabEnv(gymnasium.Env, EzPickle):
         self._np_random, _ = seeding.np_random(int(np_seed))
         # ale-py passes np.int32(ale_seed); ALE then seeds mt19937 with it as uint32 (-1 means "time").
         self._ale_seed = int(ale_seed) & 0xFFFFFFFF
-        return int(np_seed), int(ale_seed)
+        return np_seed, ale_seed  # numpy uint32s, as ale-py's
 
     def load_game(self) -> None:
         """ALE's ``loadROM`` with this environment's settings, then its mode and difficulty."""
@@ -350,7 +363,7 @@ class ArcadeLabEnv(gymnasium.Env, EzPickle):
         else:
             frameskip = int(self.np_random.integers(*self._frameskip))
         if self._sound is None and not self.continuous and self._obs_type != "ram":
-            return self._image_step(self._action_ids[int(action)], frameskip)
+            return self._image_step(self._action_ids[_index(action)], frameskip)
         if self.continuous:
             action = np.asarray(action, dtype=np.float32)
             x, y = action[0] * np.cos(action[1]), action[0] * np.sin(action[1])
@@ -359,7 +372,7 @@ class ArcadeLabEnv(gymnasium.Env, EzPickle):
                                               bool(action[-1] > t)))
             strength = float(action[0])
         else:
-            a = self._action_ids[int(action)]
+            a = self._action_ids[_index(action)]
             strength = 1.0
         if self._sound is None:
             reward = float(self._act(a, frameskip, strength))

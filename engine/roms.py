@@ -7,10 +7,12 @@ playable, marked as having no game rules.
 from __future__ import annotations
 
 import csv
+import difflib
 import gzip
 import hashlib
 import importlib.util
 import os
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -245,11 +247,36 @@ def scan(extra: Iterable[str | os.PathLike] = (), errors: list | None = None) ->
     return sorted(found.values(), key=lambda i: (i.id, str(i.path)))
 
 
+_GYM_ID = re.compile(r"(?:[A-Za-z]+/)?([A-Za-z0-9]+?)(?:NoFrameskip|Deterministic)?-v\d+")
+
+
+def looks_like_gym_id(text: str) -> bool:
+    """``ALE/Breakout-v5``, ``BreakoutNoFrameskip-v4``: a Gymnasium id, not a game id or a ROM path."""
+    return _GYM_ID.fullmatch(text) is not None
+
+
+def unknown_game(query: str) -> RomError:
+    """The error for a game id no ROM has, naming the id meant where it is plain: a CamelCase name
+    (``MsPacman``), a Gymnasium id (``ALE/MsPacman-v5``) or a near miss."""
+    ids = _by_id()
+    m = _GYM_ID.fullmatch(query)
+    name = m.group(1) if m else query
+    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+    squashed = {i.replace("_", ""): i for i in ids}
+    meant = next((c for c in (snake, name.lower()) if c in ids), None) or squashed.get(snake.replace("_", ""))
+    if meant is None:
+        close = difflib.get_close_matches(snake, list(ids), n=1, cutoff=0.75)
+        meant = close[0] if close else None
+    what = f"'{query}' is a Gymnasium id (for gym.make), not a game id" if m else f"unknown game id '{query}'"
+    hint = f": did you mean '{meant}'? (game ids are snake_case" if meant else " (game ids are snake_case"
+    return RomError(query, f"{what}{hint}; see `arcade-lab games`)")
+
+
 def rom_path(game: str) -> Path:
     """Path of the bundled (or user-folder) ROM for a game id."""
     entry = _by_id().get(game)
     if entry is None:
-        raise RomError(game, f"unknown game id '{game}' (see `arcade-lab games`)")
+        raise unknown_game(game)
     for base in search_paths():
         for suffix in (".bin", ".a26", ".rom"):
             p = base / (game + suffix)
@@ -262,6 +289,8 @@ def find(query: str | os.PathLike) -> RomInfo:
     """A ROM by game id, md5 or path."""
     q = str(query)
     p = Path(q)
+    if looks_like_gym_id(q) and not p.exists():
+        raise unknown_game(q)
     if p.suffix.lower() in ROM_SUFFIXES or os.sep in q or p.exists():
         info, _ = load(p)
         return info
@@ -276,4 +305,4 @@ def find(query: str | os.PathLike) -> RomInfo:
             if info.md5 == ql:
                 return info
         raise RomError(q, "no ROM with this md5 was found")
-    raise RomError(q, f"unknown game id '{q}' (see `arcade-lab games`)")
+    raise unknown_game(q)

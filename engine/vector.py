@@ -253,6 +253,10 @@ class VectorEnv:
         for f in futures:
             f.result()
 
+    def __getstate__(self):
+        raise TypeError("a VectorEnv cannot be copied or pickled: its lanes run on this process's threads; "
+                        "make another with the same arguments")
+
     def close(self) -> None:
         """Stop the worker threads (they also stop with the process)."""
         if self._crew is not None:
@@ -263,7 +267,10 @@ class VectorEnv:
 
     def step(self, action_indices) -> tuple:
         """Actions are indices into the action set; returns (obs, rewards, terminated, truncated, lives)."""
-        idx = np.asarray(action_indices, dtype=np.int64)
+        idx = np.asarray(action_indices)
+        if idx.dtype.kind not in "iu":
+            raise TypeError(f"actions are integer indices into the action set, got {idx.dtype} {action_indices!r}")
+        idx = idx.astype(np.int64, copy=False)
         if idx.shape != (self.num_envs,):
             raise ValueError(f"expected {self.num_envs} actions, got shape {idx.shape}")
         if idx.min() < 0 or idx.max() >= len(self.action_set):

@@ -324,3 +324,29 @@ def test_bench_names_an_unknown_game_before_timing_anything(capsys):
     assert cli.main(["bench", "--games", "pongg"]) == 2
     out, err = capsys.readouterr()
     assert "unknown game id 'pongg'" in err and "frames per game" not in out
+
+
+def test_copies_and_pickles_go_on_exactly_as_the_original():
+    """An Env deep-copied or pickled mid-episode (sticky actions, frame skip, frame cap) plays on
+    frame for frame as the original: screens, rewards, RAM and the end of the episode."""
+    import copy
+    import pickle
+
+    env = Env("breakout", frameskip=3, repeat_action_probability=0.25, max_num_frames_per_episode=900, seed=4)
+    rng = np.random.default_rng(2)
+    for a in rng.integers(4, size=40):
+        env.act(int(env.minimal_actions()[a]))
+    copies = [copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
+    for a in rng.integers(4, size=400):
+        a = int(env.minimal_actions()[a])
+        r = env.act(a)
+        for c in copies:
+            assert c.act(a) == r and np.array_equal(c.ram(), env.ram()) and np.array_equal(c.screen(), env.screen())
+            assert c.game_over() == env.game_over()
+        if env.game_over():
+            break
+    assert env.game_over()  # the frame cap ended all three
+    with pytest.raises(TypeError, match="Gymnasium"):
+        from arcade_lab.engine.gym import SoundObs, make_env
+
+        pickle.dumps(make_env("pong", sound_obs=SoundObs()))

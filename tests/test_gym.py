@@ -319,3 +319,34 @@ def test_steps_equal_ale_pys(game, kwargs):
             o2, _ = theirs.reset()
             assert np.array_equal(o1, o2)
     assert ends or kwargs.get("max_num_frames_per_episode") is None
+
+
+def test_a_float_action_is_refused_not_truncated():
+    """ale-py indexes its action list with the action, so 1.5 is a TypeError there; truncating it to 1
+    would play another action than the one asked for."""
+    env = gym.make("ArcadeLab/Pong-v5")
+    env.reset(seed=0)
+    for bad in (1.5, 1.0, np.float32(2), np.array([1])):
+        with pytest.raises(TypeError, match="integer index"):
+            env.step(bad)
+    env.step(np.int64(1))
+    env.step(np.array(2))
+    env.close()
+    from arcade_lab import VectorEnv
+
+    vec = VectorEnv("pong", 2)
+    with pytest.raises(TypeError, match="integer indices"):
+        vec.step(np.zeros(2, np.float32))
+    vec.step([0, 1])
+
+
+@requires_ale
+def test_reset_seeds_are_ale_pys_values_and_types():
+    import ale_py  # noqa: F401  (registers ALE/*)
+
+    ours, theirs = gym.make("ArcadeLab/Breakout-v5"), gym.make("ALE/Breakout-v5")
+    a, b = ours.reset(seed=7)[1]["seeds"], theirs.reset(seed=7)[1]["seeds"]
+    assert [type(x) for x in a] == [type(x) for x in b] == [np.uint32, np.uint32]
+    assert [int(x) for x in a] == [int(x) for x in b]
+    ours.close()
+    theirs.close()

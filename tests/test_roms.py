@@ -133,3 +133,16 @@ def test_garbage_cartridges_run_frames(tmp_path, size, seed):
         env.act(k % 18)
     assert env.frame_number == start + 60
     assert env.screen().shape[1] == 160 and env.ram().shape == (128,)
+
+
+def test_an_unknown_game_id_names_the_id_meant():
+    from arcade_lab.engine.env import Env
+
+    for query, meant in (("Breakout", "breakout"), ("MsPacman", "ms_pacman"), ("brekout", "breakout"),
+                         ("ALE/MontezumaRevenge-v5", "montezuma_revenge"), ("PongNoFrameskip-v4", "pong")):
+        with pytest.raises(RomError, match=f"did you mean '{meant}'"):
+            Env(query)
+    with pytest.raises(RomError, match="Gymnasium id"):
+        Env("ArcadeLab/Breakout-v5")
+    with pytest.raises(RomError, match="unknown game id 'qqqq' \\(game ids are snake_case"):
+        Env("qqqq")

@@ -392,3 +392,16 @@ def test_the_vector_interface_answers_as_ale_py_s():
         compat.ALEVectorInterface(*args[:-1], "Disabled")
     with pytest.raises(ValueError, match="Invalid autoreset_mode"):
         gym.make_vec("ArcadeLab/Breakout-v5", num_envs=2, autoreset_mode=gym.vector.AutoresetMode.DISABLED)
+
+
+def test_copying_or_pickling_a_vector_env_says_why_it_cannot():
+    import copy
+    import pickle
+
+    from arcade_lab.engine.vector import VectorEnv
+
+    for env in (gym.make_vec("ArcadeLab/Pong-v5", num_envs=2), VectorEnv("pong", 2)):
+        for attempt in (pickle.dumps, copy.deepcopy):
+            with pytest.raises(TypeError, match="cannot be copied or pickled"):
+                attempt(env)
+        env.close()
