@@ -4,6 +4,8 @@ real time takes the searches' results without making the emulator thread wait, f
 is elsewhere, and keeps every decision's thoughts with the episode."""
 from __future__ import annotations
 
+import threading
+
 import time
 
 import numpy as np
@@ -105,12 +107,21 @@ def _attached(tmp_path, **kw):
 def test_a_driver_keeping_real_time_takes_the_searches_ahead_and_keeps_their_thoughts(tmp_path):
     sess, worker, d = _attached(tmp_path, keep_real_time=True)
     assert d.search_ahead
+    searched_on = []
+    decide = d.agent.decide
+
+    def spy(*args, **kwargs):
+        searched_on.append(threading.current_thread().name)
+        return decide(*args, **kwargs)
+
+    d.agent.decide = spy
     worker.play(150)                                              # 30 decisions
     assert d.decisions == 30
     assert d.ahead_missed == 0 and d.ahead_used == 29            # all but the episode's first decision
-    # the emulator thread did not wait for searches: a decision frame's sample took no frame's period
-    decision_frames = worker.sample_s[5::5]
-    assert np.median(decision_frames) < 0.004, decision_frames
+    # the emulator thread searched for the first decision only; every later search (29 used, one begun
+    # for the next decision) ran on a thread of its own (how long the emulator thread then waits for one
+    # is the machine's load, not the design's)
+    assert searched_on[0] != "search-ahead" and searched_on[1:] == ["search-ahead"] * 30
     # a state load between two decisions: the search ahead no longer applies and the driver decides anew
     snap = sess.snapshot()
     worker.play(3)
