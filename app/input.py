@@ -114,7 +114,7 @@ class InputState(QObject):
                 self.toggled.emit(control, self.difficulty[i])
             return True
         if control in ("reset", "select") and self.switches_locked:
-            self.refused.emit("switches")
+            self.refused.emit("reset" if control == "reset" else "switches")
             return True
         if control == "rewind" and self.rewind_locked:
             self.refused.emit("rewind")

@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QSettings, Qt, QThread, QTimer
+from PySide6.QtCore import QEvent, QSettings, Qt, QThread, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QImage, QKeySequence
 from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox, QToolBar
 
@@ -291,7 +291,15 @@ class MainWindow(QMainWindow):
         self._remember(str(target))
         return True
 
+    def _replaying(self) -> bool:
+        from .recording import ReplaySession
+
+        return isinstance(self.session, ReplaySession)
+
     def restart(self) -> None:
+        if self._replaying():  # F2 leaves a replay for the game itself
+            self.open_game(self.session.info.path, ask=False)
+            return
         if self.locked("switches", "restart"):
             return
         if self.session is not None:
@@ -486,16 +494,23 @@ class MainWindow(QMainWindow):
         sess = self.session
         if sess is None or lock not in sess.locks:
             return False
-        title = sess.preset.title if hasattr(sess, "preset") else "this session"
-        msg = f"Locked: no {what} during a scored session ({title})"
+        if self._replaying():
+            msg = f"Locked: no {what} while watching a replay (F2 leaves it and plays the game)"
+        else:
+            title = sess.preset.title if hasattr(sess, "preset") else "this session"
+            msg = f"Locked: no {what} during a scored session ({title})"
         self.last_refusal = msg
         self.statusBar().showMessage(msg, 4000)
         self.view.flash(msg, 3000)
         return True
 
     def refuse(self, control: str) -> None:
-        """A locked key was pressed (the input layer swallowed it)."""
-        self.locked(control, {"switches": "console switches", "rewind": "rewind"}.get(control, control))
+        """A locked key was pressed (the input layer swallowed it). RESET during a replay leaves it."""
+        if control == "reset" and self._replaying():
+            self.restart()
+            return
+        lock = "switches" if control == "reset" else control
+        self.locked(lock, {"switches": "console switches", "rewind": "rewind"}.get(lock, lock))
 
     # -- save states --------------------------------------------------------------------------------------------
     def _build_slot_menu(self) -> None:
@@ -622,8 +637,13 @@ class MainWindow(QMainWindow):
     def end_session(self) -> None:
         sess = self.session
         if sess is not None and getattr(sess, "recording", False):
+            if not self.confirm_leave("Stop playing"):
+                return
+            done = len(sess.scores)
             self.open_game(sess.info.path, ask=False)   # the worker closes the recorded session on the switch
             QTimer.singleShot(300, self.sessions.refresh)
+            self.statusBar().showMessage(f"{sess.preset.title} session ended with {done} finished "
+                                         f"episode{'' if done == 1 else 's'}", 6000)
 
     def _unfinished_scored_session(self):
         sess = self.session
@@ -886,6 +906,13 @@ class MainWindow(QMainWindow):
         if sess is not None and hasattr(sess, "close"):
             sess.close()  # an unfinished episode is marked abandoned, the session closed
         QApplication.instance().removeEventFilter(self.key_filter)
+
+    def event(self, e) -> bool:  # noqa: N802
+        # a modal dialog over the window (a question, a file dialog, the key map): the game waits for it
+        worker = getattr(self, "worker", None)
+        if worker is not None and e.type() in (QEvent.Type.WindowBlocked, QEvent.Type.WindowUnblocked):
+            worker.hold(e.type() == QEvent.Type.WindowBlocked)
+        return super().event(e)
 
     def closeEvent(self, event) -> None:  # noqa: N802
         if not self.confirm_leave("Quit"):

@@ -40,6 +40,7 @@ class EmulatorWorker(QThread):
         self._gui_pending = False
         self._running = True
         self.paused = False
+        self.held = False                # a dialog is open over the window: the game waits for the player
         self.speed = 1.0
         self.unthrottled = False
         self.sound_on = True
@@ -68,6 +69,11 @@ class EmulatorWorker(QThread):
 
     def pause(self, on: bool = True) -> None:
         self._cmds.put(("pause", on, None))
+
+    def hold(self, on: bool) -> None:
+        """Stop the game's frames while a dialog covers the window (for every session: a scored episode
+        must not run on while its player answers a question), and let them go on after it."""
+        self._cmds.put(("hold", on, None))
 
     def step_frame(self) -> None:
         self._cmds.put(("step", None, None))
@@ -143,6 +149,11 @@ class EmulatorWorker(QThread):
             self.audio.clear()
             if self.session:
                 self.session.audio_resync()
+        elif cmd == "hold":
+            self.held = bool(arg)
+            self.audio.clear()
+            if self.session:
+                self.session.audio_resync()
         elif cmd == "step":
             if self.session is not None and "pause" in self.session.locks:
                 return False  # a step pauses: as for pause, the window refuses and says why
@@ -189,7 +200,7 @@ class EmulatorWorker(QThread):
         while self._running:
             step_once = False
             try:
-                timeout = 0.05 if (self.paused or self.session is None) else 0.0
+                timeout = 0.05 if (self.paused or self.held or self.session is None) else 0.0
                 cmd = self._cmds.get(timeout=timeout) if timeout else self._cmds.get_nowait()
                 step_once = self._handle(*cmd)
                 while not step_once:  # a step runs its frame before the commands queued after it
@@ -199,7 +210,7 @@ class EmulatorWorker(QThread):
             if not self._running:
                 break
             sess = self.session
-            if sess is None or (self.paused and not step_once):
+            if sess is None or ((self.paused or self.held) and not step_once):
                 next_t = time.perf_counter()
                 continue
             try:

@@ -273,13 +273,20 @@ def test_switching_game_mid_session_asks_first(open_window, qtbot, tmp_path):
     click_into(qtbot, win.library.search)
     qtbot.keyClicks(focused(), "breakout")
     viewport = win.library.list.viewport()
-    # No: the session goes on
+    # No: the session goes on; while the question was up its episode waited (frames and clock)
     no = answer(Qt.Key.Key_N)
-    w = WhenModal(no)
+    held = []
+
+    def look_then_answer(box):
+        held.append(sess.frame_number)
+        QTimer.singleShot(500, lambda: (held.append(sess.frame_number), no(box)))
+
+    w = WhenModal(look_then_answer)
     double_click(qtbot, viewport, library_row(win, qtbot, "breakout"))
-    qtbot.waitUntil(lambda: bool(w.seen), timeout=5000)
+    qtbot.waitUntil(lambda: bool(no.texts), timeout=5000)
     w.stop()
     assert "abandoned" in no.texts["text"] and "episode 1" in no.texts["text"].lower()
+    assert held[1] - held[0] <= 1, held   # (at most the frame under way when the box opened)
     f = sess.frame_number
     qtbot.waitUntil(lambda: sess.frame_number > f + 10, timeout=10000)
     assert win.session is sess and not sess.complete
@@ -298,6 +305,56 @@ def test_switching_game_mid_session_asks_first(open_window, qtbot, tmp_path):
     [ep] = win.store.episodes(session_id=sess.session_id, status=None)
     assert ep.status == "abandoned"
     shot(win, "switched")
+
+
+def test_ending_a_session_from_the_menu_asks_first(open_window, qtbot, tmp_path):
+    win = open_window("pong", store=Store(tmp_path / "s.db"))
+    activate(win, qtbot)
+    click_into(qtbot, win.view)
+    new_session(win, qtbot, "ann")
+    qtbot.waitUntil(lambda: getattr(win.session, "recording", False), timeout=30000)
+    sess = win.session
+    for key in (Qt.Key.Key_N, Qt.Key.Key_Y):
+        said = answer(key)
+        w = WhenModal(said)
+        _choose(_menu(win, qtbot, "&Session"), qtbot, "End session")
+        qtbot.waitUntil(lambda: bool(said.texts), timeout=5000)
+        w.stop()
+        assert "end the ALE 2013 beginner session" in said.texts["text"] and "abandoned" in said.texts["text"]
+        if key == Qt.Key.Key_N:   # No: the episode goes on
+            f = sess.frame_number
+            qtbot.waitUntil(lambda: sess.frame_number > f + 10, timeout=10000)
+            assert win.session is sess and sess.recording
+    qtbot.waitUntil(lambda: not getattr(win.session, "recording", False), timeout=30000)
+    assert "session ended with 0 finished episodes" in win.statusBar().currentMessage()
+    [ep] = win.store.episodes(session_id=sess.session_id, status=None)
+    assert ep.status == "abandoned"
+
+
+def test_f2_leaves_a_finished_replay_for_the_game(open_window, qtbot, tmp_path):
+    store = Store(tmp_path / "s.db")
+    _finished_session(store)
+    win = open_window("pong", store=store)
+    activate(win, qtbot)
+    tree = win.sessions.tree
+    qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=tree.visualItemRect(tree.topLevelItem(0)).center())
+    qtbot.keyClick(focused(), Qt.Key.Key_Right)      # expand
+    qtbot.keyClick(focused(), Qt.Key.Key_Down)       # episode 1
+    qtbot.mouseClick(win.sessions.buttons["Replay"], Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "Replay finished" in win.statusBar().currentMessage(), timeout=30000)
+    replay = win.session
+    click_into(qtbot, win.view)
+    qtbot.keyClick(focused(), Qt.Key.Key_F5)         # a replay is watched, not played: said so, as a replay
+    qtbot.waitUntil(lambda: "while watching a replay" in win.view.notice, timeout=5000)
+    assert "scored session" not in win.view.notice
+    qtbot.keyClick(focused(), Qt.Key.Key_F2)         # F2: the game itself, to play
+    qtbot.waitUntil(lambda: win.session is not replay, timeout=10000)
+    assert not hasattr(win.session, "rec") and win.session.info.id == "pong"
+    f = win.session.frame_number
+    qtbot.waitUntil(lambda: win.session.frame_number > f + 10, timeout=10000)
+    qtbot.keyPress(focused(), Qt.Key.Key_Left)
+    assert win.input.snapshot().left
+    qtbot.keyRelease(focused(), Qt.Key.Key_Left)
 
 
 # -- rough edges --------------------------------------------------------------------------------------------
