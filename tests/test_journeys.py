@@ -479,6 +479,26 @@ def _finished_session(store):
     return sess.session_id
 
 
+def test_the_leaderboard_counts_complete_sessions_only(open_window, qtbot, tmp_path):
+    from dataclasses import replace
+
+    from arcade_lab.agents.evaluation.presets import PRESETS
+    from arcade_lab.app.recording import RecordedSession
+    from arcade_lab.app.session import InputFrame
+
+    store = Store(tmp_path / "s.db")
+    _finished_session(store)                              # ann: both of its 2 episodes
+    short = RecordedSession("pong", replace(PRESETS["ale2013"], max_frames=20, episodes=3), store, "bob", seed=1)
+    while len(short.scores) < 1:
+        short.step(InputFrame())
+    short.close()                                         # bob stopped after 1 of 3: no baseline
+    win = open_window("pong", store=store)
+    activate(win, qtbot)
+    board = win.sessions.board
+    rows = [[board.topLevelItem(i).text(c) for c in range(6)] for i in range(board.topLevelItemCount())]
+    assert [(r[2], r[4]) for r in rows] == [("human:ann", "2")]
+
+
 def test_sessions_dock_keeps_expansion_and_selection_on_refresh(open_window, qtbot, tmp_path):
     store = Store(tmp_path / "s.db")
     _finished_session(store)

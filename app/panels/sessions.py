@@ -149,7 +149,7 @@ class SessionsPanel(QDockWidget):
         self._seek_timer = QTimer(self)
         self._seek_timer.timeout.connect(self._follow_replay)
         self._seek_timer.start(200)
-        lay.addWidget(QLabel("Leaderboard (mean score of finished baseline sessions)"))
+        lay.addWidget(QLabel("Leaderboard (mean score of complete baseline sessions)"))
         self.board = QTreeWidget(w)
         self.board.setHeaderLabels(["Game", "Protocol", "Player", "Mean", "Episodes", "Verified"])
         lay.addWidget(self.board)
@@ -313,12 +313,21 @@ def _when(t: float, fmt: str) -> str:
 
 
 def leaderboard(store) -> list[dict]:
-    """Per game, protocol and player: mean over finished episodes of scored protocols (never 'free')."""
-    out: dict[tuple, list] = {}
+    """Per game, protocol and player: mean over the finished episodes of complete sessions of scored
+    protocols (never 'free'): a session still running, or ended before its protocol's episodes were all
+    played, is not a baseline."""
+    by_session: dict[int, list] = {}
     for e in store.episodes():
-        if e.protocol == "free" or e.controllers or not e.player.startswith("human:"):
+        if e.protocol == "free" or e.controllers or not e.player.startswith("human:") or e.session_id is None:
             continue
-        out.setdefault((e.game, e.protocol, e.player), []).append(e)
+        by_session.setdefault(e.session_id, []).append(e)
+    out: dict[tuple, list] = {}
+    for sid, eps in by_session.items():
+        sess = store.session(sid)
+        if sess is None or sess["status"] != "finished" or len(eps) < int(sess["settings"].get("episodes", 0)):
+            continue
+        for e in eps:
+            out.setdefault((e.game, e.protocol, e.player), []).append(e)
     rows = [{"game": g, "protocol": p, "player": pl, "mean": float(np.mean([e.score for e in eps])),
              "episodes": len(eps), "verified": sum(1 for e in eps if e.verified)}
             for (g, p, pl), eps in out.items()]
