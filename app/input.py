@@ -225,14 +225,39 @@ class RemapDialog(QDialog):
             if len(names) > 1:
                 e2.setKeySequence(QKeySequence.fromString(names[1]))
             self.edits[control] = (e1, e2)
-            form.addRow(LABELS[control], _pair(e1, e2))
+            for e in (e1, e2):
+                e.keySequenceChanged.connect(self._show_clash)
+            form.addRow(LABELS[control].replace("&", "&&"), _pair(e1, e2))  # (a lone & marks a mnemonic)
         lay.addLayout(form)
+        self.warning = QLabel("")
+        self.warning.setStyleSheet("color: #b00020")
+        self.warning.setWordWrap(True)
+        lay.addWidget(self.warning)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
                                    | QDialogButtonBox.StandardButton.RestoreDefaults)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         buttons.button(QDialogButtonBox.StandardButton.RestoreDefaults).clicked.connect(self._defaults)
         lay.addWidget(buttons)
+
+    def clash(self) -> str:
+        """What is wrong with the keys as set: a key given to two controls (the first would take it)."""
+        seen: dict[str, str] = {}
+        for control, names in self.result_mapping().items():
+            for n in names:
+                if seen.get(n, control) != control:
+                    return f"{n} is set for both “{LABELS[seen[n]]}” and “{LABELS[control]}”: change one of them."
+                seen[n] = control
+        return ""
+
+    def _show_clash(self, *_) -> None:
+        self.warning.setText(self.clash())
+
+    def accept(self) -> None:
+        if self.clash():
+            self._show_clash()
+            return
+        super().accept()
 
     def _defaults(self) -> None:
         for control, (e1, e2) in self.edits.items():

@@ -285,10 +285,14 @@ class MainWindow(QMainWindow):
         except Exception as e:
             self._on_error(f"Cannot open {target}: {_without(str(e), str(target))}")
             return False
-        if ask and not self.confirm_leave(f"Open {sess.info.title}"):
+        unknown = "" if sess.has_rules else " (a ROM with no game rules: no score, no game over)"
+        if ask and not self.confirm_leave(f"Open {sess.info.title}{unknown}"):
             return False
         self.worker.set_session(sess)
         self._remember(str(target))
+        if unknown:
+            self.statusBar().showMessage(f"{sess.info.title}: no game rules, so no score and no game over "
+                                         "(is it an Atari 2600 ROM?)", 8000)
         return True
 
     def _replaying(self) -> bool:

@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("PySide6")
 from PySide6.QtCore import Qt, QTimer  # noqa: E402
-from PySide6.QtWidgets import QApplication, QMessageBox  # noqa: E402
+from PySide6.QtWidgets import QApplication, QLabel, QMessageBox  # noqa: E402
 
 from arcade_lab.agents.evaluation.store import Store  # noqa: E402
 
@@ -222,6 +222,13 @@ def test_remap_dialog_captures_left_and_a(open_window, qtbot):
         QTest.keyClick(focused(), Qt.Key.Key_A)
         captured["fire"] = (e1.keySequence().toString(), e2.keySequence().toString())
         shot(dlg, "remap")
+        captured["warning"] = dlg.warning.text()  # Left and A move left already
+        from PySide6.QtWidgets import QDialogButtonBox
+
+        ok = dlg.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok)
+        QTest.mouseClick(ok, Qt.MouseButton.LeftButton)
+        captured["open_after_ok"] = dlg.isVisible()   # OK is refused while a key serves two controls
+        captured["labels"] = [lb.text() for lb in dlg.findChildren(QLabel)]
         QTest.keyClick(dlg, Qt.Key.Key_Escape)   # cancel: the default keys stay
 
     w = WhenModal(remap)
@@ -233,6 +240,9 @@ def test_remap_dialog_captures_left_and_a(open_window, qtbot):
     qtbot.waitUntil(lambda: bool(w.seen), timeout=5000)
     w.stop()
     assert captured["fire"] == ("Left", "A")
+    assert captured["warning"].startswith("Left is set for both") and captured["open_after_ok"]
+    assert "Colour / black && white" in captured["labels"]   # shown as "&", not as a mnemonic underline
+    assert win.input.keymap.control_for(int(Qt.Key.Key_Left)) == "left"
 
 
 # -- b. one save slot -------------------------------------------------------------------------------------------
@@ -455,6 +465,18 @@ def test_a_rom_that_cannot_open_is_named_once_in_the_error(open_window, qtbot, t
     msg = win.statusBar().currentMessage()
     assert msg.count("broken.bin") == 1 and "impossible size" in msg, msg
     assert win.session.info.id == "pong"
+
+
+def test_random_bytes_opened_as_a_rom_are_said_to_have_no_rules(open_window, qtbot, tmp_path):
+    import numpy as np
+
+    junk = tmp_path / "junk.bin"
+    junk.write_bytes(np.random.default_rng(0).integers(0, 256, 4096, dtype=np.uint8).tobytes())
+    win = open_window("pong")
+    activate(win, qtbot)
+    open_rom(win, qtbot, junk)
+    qtbot.waitUntil(lambda: win.session.info.path == junk, timeout=10000)
+    assert "no game rules" in win.statusBar().currentMessage() and "no game rules" in win.st_game.text()
 
 
 def test_open_rom_dialog_starts_in_the_folder_last_used(open_window, qtbot, tmp_path):
