@@ -782,7 +782,12 @@ class MainWindow(QMainWindow):
             from .panels.replay_thoughts import follow_replay_thoughts
 
             follow_replay_thoughts(self, sess)
-        self.statusBar().showMessage(f"Replaying episode {episode_id} ({rec.player}, score {rec.score:g})", 5000)
+        label = f"episode {episode_id}"
+        if rec.session_id is not None:   # as the Sessions dock numbers it: within its session
+            ids = [e.id for e in self.store.episodes(session_id=rec.session_id, status=None)]
+            if episode_id in ids:
+                label = f"episode {ids.index(episode_id) + 1} of session #{rec.session_id}"
+        self.statusBar().showMessage(f"Replaying {label} ({rec.player}, score {rec.score:g})", 5000)
         return True
 
     def seek_replay(self, step: int) -> None:

@@ -344,14 +344,22 @@ def test_ending_a_session_from_the_menu_asks_first(open_window, qtbot, tmp_path)
 def test_f2_leaves_a_finished_replay_for_the_game(open_window, qtbot, tmp_path):
     store = Store(tmp_path / "s.db")
     _finished_session(store)
+    sid = _finished_session(store)   # its episodes are the store's 3rd and 4th
     win = open_window("pong", store=store)
     activate(win, qtbot)
     tree = win.sessions.tree
-    qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=tree.visualItemRect(tree.topLevelItem(0)).center())
+    top = next(tree.topLevelItem(i) for i in range(tree.topLevelItemCount())
+               if tree.topLevelItem(i).text(0).startswith(f"#{sid} "))
+    qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=tree.visualItemRect(top).center())
     qtbot.keyClick(focused(), Qt.Key.Key_Right)      # expand
-    qtbot.keyClick(focused(), Qt.Key.Key_Down)       # episode 1
+    qtbot.keyClick(focused(), Qt.Key.Key_Down)
+    qtbot.keyClick(focused(), Qt.Key.Key_Down)       # episode 2
+    said = []
+    win.statusBar().messageChanged.connect(said.append)
     qtbot.mouseClick(win.sessions.buttons["Replay"], Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: "Replay finished" in win.statusBar().currentMessage(), timeout=30000)
+    assert any(m.startswith(f"Replaying episode 2 of session #{sid} (human:ann") for m in said), said
+    assert win.session.rec.id == 4
     replay = win.session
     click_into(qtbot, win.view)
     qtbot.keyClick(focused(), Qt.Key.Key_F5)         # a replay is watched, not played: said so, as a replay
