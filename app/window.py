@@ -606,9 +606,11 @@ class MainWindow(QMainWindow):
             self._on_error(self.startup_notice or "Sessions are disabled: the score database is unavailable")
             return
         dlg = NewSessionDialog(self.store.players(), self.library.infos,
-                               self.session.info.id if self.session else None, self)
+                               self.session.info.id if self.session else None, self,
+                               preset=self.settings.value("session/preset"))
         if dlg.exec():
             v = dlg.values()
+            self.settings.setValue("session/preset", v["preset"])
             self.start_session(v["player"], v["game"], v["preset"], mode=v["mode"], difficulty=v["difficulty"],
                                notes=v["notes"])
 

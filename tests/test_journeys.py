@@ -207,6 +207,47 @@ def test_typing_a_player_name_into_the_new_session_dialog(open_window, qtbot, tm
     assert ep.status == "abandoned"
 
 
+def test_the_new_session_dialog_says_how_many_episodes_and_remembers_the_protocol(open_window, qtbot, tmp_path):
+    from PySide6.QtTest import QTest
+
+    win = open_window("pong", store=Store(tmp_path / "s.db"))
+    activate(win, qtbot)
+    seen = []
+
+    def pick_atari30s(dlg):
+        _pick(qtbot, dlg.preset, "AtariBench 30 s")
+        seen.append(dlg.about.text())
+        QTest.keyClick(dlg, Qt.Key.Key_Escape)   # no session: the choice counts only on OK
+    w = WhenModal(pick_atari30s)
+    qtbot.keyClick(focused() or win, Qt.Key.Key_N, CTRL)
+    w.stop()
+    assert seen[0].startswith("10 episodes; the first starts when you press OK.")
+    activate(win, qtbot)
+
+    def ok_atari30s(dlg):
+        assert dlg.preset.currentData() == "ale2013"   # (Escape kept nothing)
+        _pick(qtbot, dlg.preset, "AtariBench 30 s")
+        from PySide6.QtWidgets import QDialogButtonBox
+
+        QTest.mouseClick(dlg.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok),
+                         Qt.MouseButton.LeftButton)
+    w = WhenModal(ok_atari30s)
+    qtbot.keyClick(focused() or win, Qt.Key.Key_N, CTRL)
+    w.stop()
+    qtbot.waitUntil(lambda: getattr(win.session, "recording", False), timeout=30000)
+    assert win.session.preset.key == "atari30s"
+    activate(win, qtbot)
+    again = []
+
+    def look(dlg):
+        again.append(dlg.preset.currentData())
+        QTest.keyClick(dlg, Qt.Key.Key_Escape)
+    w = WhenModal(look)
+    qtbot.keyClick(focused() or win, Qt.Key.Key_N, CTRL)
+    w.stop()
+    assert again == ["atari30s"]
+
+
 def test_remap_dialog_captures_left_and_a(open_window, qtbot):
     from PySide6.QtTest import QTest
 

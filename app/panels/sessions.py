@@ -18,7 +18,8 @@ from arcade_lab.agents.evaluation.presets import PRESETS
 class NewSessionDialog(QDialog):
     """Player (name, notes), game, mode, difficulty and protocol preset."""
 
-    def __init__(self, players: list[dict], games: list, current_game: str | None, parent=None):
+    def __init__(self, players: list[dict], games: list, current_game: str | None, parent=None,
+                 preset: str | None = None):
         super().__init__(parent)
         self.setWindowTitle("New session")
         form = QFormLayout(self)
@@ -44,6 +45,8 @@ class NewSessionDialog(QDialog):
         self.preset = QComboBox(self)
         for key, p in PRESETS.items():
             self.preset.addItem(p.title, key)
+        if preset in PRESETS:   # the protocol chosen last time
+            self.preset.setCurrentIndex(self.preset.findData(preset))
         self.about = QLabel(self)
         self.about.setWordWrap(True)
         self.preset.currentIndexChanged.connect(self._preset_changed)
@@ -78,7 +81,9 @@ class NewSessionDialog(QDialog):
     def _preset_changed(self) -> None:
         p = PRESETS[self.preset.currentData()]
         locks = ", ".join(p.locks) if p.locks else "nothing"
-        self.about.setText(f"{p.source}.\nLocked while it runs: {locks}.")
+        count = f"{p.episodes} episodes" if p.episodes else "Episodes until you end the session"
+        self.about.setText(f"{count}; the first starts when you press OK.\n{p.source}.\n"
+                           f"Locked while it runs: {locks}.")
 
     def values(self) -> dict:
         return {"player": self.player.currentText().strip() or "player1", "notes": self.notes.text(),
