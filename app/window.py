@@ -227,7 +227,46 @@ class MainWindow(QMainWindow):
         self.mute_action.setChecked(self.audio.muted)
         self._act(a, "Volume up", lambda: self.change_volume(0.1), "+")
         self._act(a, "Volume down", lambda: self.change_volume(-0.1), "-")
+        h = mb.addMenu("&Help")
+        self._act(h, "Keys and controls…", self.show_keys)
+        self._act(h, "About Arcade Lab…", self.show_about)
         self._refresh_recent()
+
+    # -- help ---------------------------------------------------------------------------------------------
+    def keys_text(self) -> str:
+        """The controls as the key map has them now, and every menu shortcut."""
+        from .input import HELD, LABELS, TOGGLES
+
+        km = self.input.keymap.mapping
+        lines = [f"{LABELS[c]}: {' or '.join(km.get(c, [])) or 'no key'}" for c in HELD + TOGGLES]
+        lines.append("Paddle games also follow the mouse over the game.")
+        lines.append("")
+
+        def walk(menu):
+            for a in menu.actions():
+                if a.menu() is not None:
+                    walk(a.menu())
+                elif not a.shortcut().isEmpty():
+                    lines.append(f"{a.text().replace('&', '').rstrip('…')}: {a.shortcut().toString()}")
+        for top in self.menuBar().actions():
+            if top.menu() is not None:
+                walk(top.menu())
+        return "\n".join(lines)
+
+    def show_keys(self) -> None:
+        box = QMessageBox(QMessageBox.Icon.Information, f"Keys — {APP}", self.keys_text(), parent=self)
+        box.setInformativeText("Input → Remap keys… changes the game's keys.")
+        box.exec()
+
+    def show_about(self) -> None:
+        from arcade_lab import __version__
+
+        where = [f"Scores: {self.store.path}" if self.store is not None else "Scores: not stored (no database)",
+                 f"Settings: {self.settings.fileName()}", f"Screenshots: {screenshot_dir()}"]
+        QMessageBox.about(self, f"About {APP}",
+                          f"{APP} {__version__}: play Atari 2600 games, record human baselines, watch agents "
+                          "play, with an emulator that reproduces ALE (ale-py 0.12.1) frame for frame.\n\n"
+                          + "\n".join(where))
 
     # -- library ----------------------------------------------------------------------------------------
     def refresh_library(self, thumbnails: bool = True, defer: bool = False) -> None:

@@ -248,6 +248,29 @@ def test_the_new_session_dialog_says_how_many_episodes_and_remembers_the_protoco
     assert again == ["atari30s"]
 
 
+def test_help_lists_the_keys_as_mapped_and_holds_the_game(open_window, qtbot):
+    win = open_window("pong")
+    activate(win, qtbot)
+    click_into(qtbot, win.view)
+    win.input.keymap.set("fire", ["Space", "X"])       # as Remap keys… leaves it
+    said = {}
+
+    def read(box):
+        said["text"] = box.text()
+        f = win.session.frame_number
+        QTimer.singleShot(400, lambda: (said.__setitem__("frames", win.session.frame_number - f),
+                                        _press(box, Qt.Key.Key_Return)))
+
+    w = WhenModal(read)
+    _choose(_menu(win, qtbot, "&Help"), qtbot, "Keys and controls")
+    qtbot.waitUntil(lambda: "frames" in said, timeout=5000)
+    w.stop()
+    lines = said["text"].splitlines()
+    assert "Fire button: Space or X" in lines and "Console RESET (hold): F2" in lines
+    assert "Save state: F5" in lines and "Presentation mode: F12" in lines and "New session: Ctrl+N" in lines
+    assert said["frames"] <= 1                           # the game waited while the box was up
+
+
 def test_remap_dialog_captures_left_and_a(open_window, qtbot):
     from PySide6.QtTest import QTest
 
