@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from arcade_lab.agents.evaluation.store import Store  # noqa: E402
 
-from test_journeys import (WhenModal, _choose, _menu, _pick, _race_window, activate, click_into,  # noqa: E402
+from test_journeys import (WhenModal, _choose, _menu, _pick, _race_window, activate, answer, click_into,  # noqa: E402
                            focused, into_sight, new_session)
 
 CTRL = Qt.KeyboardModifier.ControlModifier
@@ -128,7 +128,11 @@ def test_the_scored_session_refusal_clears_when_the_session_ends(agents_window, 
             break
         qtbot.keyClick(menu, Qt.Key.Key_Down)
     assert menu.activeAction().text() == "End session"
+    yes = answer(Qt.Key.Key_Y)                       # the unfinished episode goes: the window asks first
+    w = WhenModal(yes)
     qtbot.keyClick(menu, Qt.Key.Key_Return)
+    w.stop()
+    assert "abandoned" in yes.texts["text"]
     qtbot.waitUntil(lambda: not getattr(win.session, "recording", False), timeout=30000)
     qtbot.waitUntil(lambda: "scored human session" not in ap.status.text(), timeout=5000)
     assert ap.status.text() == "no agent attached"

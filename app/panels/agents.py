@@ -16,7 +16,7 @@ import numpy as np
 from PySide6.QtCore import QEvent, QRectF, Qt, QTimer
 from PySide6.QtGui import QAction, QColor, QKeySequence, QPainter, QPen
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDockWidget, QDoubleSpinBox, QFileDialog, QFormLayout,
-                               QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSizePolicy,
+                               QGroupBox, QHBoxLayout, QLabel, QLineEdit, QMenu, QPushButton, QSizePolicy,
                                QSpinBox, QStackedWidget, QVBoxLayout, QWidget)
 
 from arcade_lab.agents.baselines import RandomAgent
@@ -713,7 +713,10 @@ class AgentUI:
         if above is not None:
             window.resizeDocks([above, self.agents], [220, 520], Qt.Orientation.Vertical)
         self.races: list = []
-        m = window.menuBar().addMenu("A&gents")
+        bar = window.menuBar()
+        m = QMenu("A&gents", bar)
+        help_ = next((a for a in bar.actions() if a.text() == "&Help"), None)
+        bar.insertMenu(help_, m) if help_ is not None else bar.addMenu(m)   # Help stays last
         for dock in (self.agents, self.training, self.scores):
             m.addAction(dock.toggleViewAction())
         m.addSeparator()
