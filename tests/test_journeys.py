@@ -142,6 +142,16 @@ def new_session(win, qtbot, name: str) -> dict:
     return seen
 
 
+def scored_pong(open_window, qtbot, tmp_path):
+    """The window on Pong with a store, and ann's ALE 2013 session started from Ctrl+N: (window, session)."""
+    win = open_window("pong", store=Store(tmp_path / "s.db"))
+    activate(win, qtbot)
+    click_into(qtbot, win.view)
+    new_session(win, qtbot, "ann")
+    qtbot.waitUntil(lambda: getattr(win.session, "recording", False), timeout=30000)
+    return win, win.session
+
+
 def double_click(qtbot, widget, pos) -> None:
     """A person's double click: QTest's mouseDClick alone is only the second press (the double-click
     event), which an item view ignores unless the first press landed on the same item."""
@@ -338,12 +348,7 @@ def test_f5_saves_and_f7_loads_the_same_slot(open_window, qtbot):
 
 # -- c. a scored session is never ended silently ------------------------------------------------------------
 def test_switching_game_mid_session_asks_first(open_window, qtbot, tmp_path):
-    win = open_window("pong", store=Store(tmp_path / "s.db"))
-    activate(win, qtbot)
-    click_into(qtbot, win.view)
-    new_session(win, qtbot, "ann")
-    qtbot.waitUntil(lambda: getattr(win.session, "recording", False), timeout=30000)
-    sess = win.session
+    win, sess = scored_pong(open_window, qtbot, tmp_path)
     click_into(qtbot, win.library.search)
     qtbot.keyClicks(focused(), "breakout")
     viewport = win.library.list.viewport()
@@ -382,12 +387,7 @@ def test_switching_game_mid_session_asks_first(open_window, qtbot, tmp_path):
 
 
 def test_ending_a_session_from_the_menu_asks_first(open_window, qtbot, tmp_path):
-    win = open_window("pong", store=Store(tmp_path / "s.db"))
-    activate(win, qtbot)
-    click_into(qtbot, win.view)
-    new_session(win, qtbot, "ann")
-    qtbot.waitUntil(lambda: getattr(win.session, "recording", False), timeout=30000)
-    sess = win.session
+    win, sess = scored_pong(open_window, qtbot, tmp_path)
     for key in (Qt.Key.Key_N, Qt.Key.Key_Y):
         said = answer(key)
         w = WhenModal(said)
@@ -457,11 +457,7 @@ def test_pause_says_paused_on_the_view_and_in_the_status_bar(open_window, qtbot)
 def test_scored_session_shows_refusals_and_a_permanent_badge(open_window, qtbot, tmp_path):
     import re
 
-    win = open_window("pong", store=Store(tmp_path / "s.db"))
-    activate(win, qtbot)
-    click_into(qtbot, win.view)
-    new_session(win, qtbot, "ann")
-    qtbot.waitUntil(lambda: getattr(win.session, "recording", False), timeout=30000)
+    win, _ = scored_pong(open_window, qtbot, tmp_path)
     click_into(qtbot, win.view)
     badge = r"SCORED · ALE 2013 beginner · episode 1/5 · [0-4]:[0-5]\d left"
     qtbot.waitUntil(lambda: re.fullmatch(badge, win.view.corner) is not None, timeout=5000)
