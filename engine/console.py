@@ -81,8 +81,6 @@ def _resolve(rom) -> tuple[roms.RomInfo, bytes]:
         return roms.identify(data), data
     text = os.fspath(rom)
     p = Path(text)
-    if isinstance(text, str) and roms.looks_like_gym_id(text) and not p.exists():
-        raise roms.unknown_game(text)
     if p.suffix.lower() in roms.ROM_SUFFIXES or os.sep in text or p.exists():
         return roms.load(p)
     return roms.load(roms.rom_path(text))

@@ -156,7 +156,7 @@ def read_rom(path: str | os.PathLike) -> bytes:
     """The bytes of a ROM file, or RomError saying why they cannot be used."""
     p = Path(path)
     if not p.exists():
-        raise RomError(p, "no such file")
+        raise unknown_game(str(path)) if _GYM_ID.fullmatch(str(path)) else RomError(p, "no such file")
     if p.is_dir():
         raise RomError(p, "is a directory, not a ROM file")
     try:
@@ -247,12 +247,8 @@ def scan(extra: Iterable[str | os.PathLike] = (), errors: list | None = None) ->
     return sorted(found.values(), key=lambda i: (i.id, str(i.path)))
 
 
+# ``ALE/Breakout-v5``, ``BreakoutNoFrameskip-v4``: a Gymnasium id, not a game id or a ROM path
 _GYM_ID = re.compile(r"(?:[A-Za-z]+/)?([A-Za-z0-9]+?)(?:NoFrameskip|Deterministic)?-v\d+")
-
-
-def looks_like_gym_id(text: str) -> bool:
-    """``ALE/Breakout-v5``, ``BreakoutNoFrameskip-v4``: a Gymnasium id, not a game id or a ROM path."""
-    return _GYM_ID.fullmatch(text) is not None
 
 
 def unknown_game(query: str) -> RomError:
@@ -289,8 +285,6 @@ def find(query: str | os.PathLike) -> RomInfo:
     """A ROM by game id, md5 or path."""
     q = str(query)
     p = Path(q)
-    if looks_like_gym_id(q) and not p.exists():
-        raise unknown_game(q)
     if p.suffix.lower() in ROM_SUFFIXES or os.sep in q or p.exists():
         info, _ = load(p)
         return info
