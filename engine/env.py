@@ -257,11 +257,24 @@ class Env:
         self.console.fb[:2, :fb.shape[1]] = fb
         self._screen_buffer = int(self.console.s[T_FBCUR])
 
+    def standing(self) -> dict:
+        """What an Env made with the same arguments needs to go on exactly where this one stands (copies
+        and pickles, here and in the Gymnasium environment): the machine, the generators, both screens,
+        which frames it draws and its seed."""
+        return {"machine": self.machine_snapshot(), "draw_all": self._draw_all,
+                "screen_buffer": self._screen_buffer, "seed": self.seed}
+
+    def stand(self, standing: dict) -> None:
+        """Go on from a :meth:`standing` of an Env made with the same arguments."""
+        self.restore_machine_snapshot(*standing["machine"])
+        self._draw_all = standing["draw_all"]
+        self._screen_buffer = standing["screen_buffer"]
+        self.seed = standing["seed"]
+
     def __getstate__(self) -> dict:
-        # a copy or an unpickled one goes on exactly where this one stands: its cartridge loaded again,
-        # then its machine, generators and screens put back
+        # a copy or an unpickled one loads its cartridge again, then goes on where this one stands
         s = self.console.s
-        return {"made_from": self._made_from, "machine": self.machine_snapshot(), "draw_all": self._draw_all,
+        return {"made_from": self._made_from, "standing": self.standing(),
                 "kwargs": dict(frameskip=self.frames_per_act, repeat_action_probability=self.repeat_action_probability,
                                max_num_frames_per_episode=int(s[E_MAXFRAMES]),
                                full_action_space=self.full_action_space, seed=self.seed,
@@ -269,8 +282,7 @@ class Env:
 
     def __setstate__(self, state: dict) -> None:
         Env.__init__(self, state["made_from"], **state["kwargs"])
-        self.restore_machine_snapshot(*state["machine"])
-        self._draw_all = state["draw_all"]
+        self.stand(state["standing"])
 
     def game_truncated(self) -> bool:
         """Ended by the frame cap (or a lost life, when asked) rather than by the game."""

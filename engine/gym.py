@@ -470,20 +470,13 @@ class ArcadeLabEnv(gymnasium.Env, EzPickle):
 
     # -- copies: the constructor's arguments, then the machine, its RNG, screens and sound -----------
     def __getstate__(self) -> dict:
-        env = self.env
-        return {"kwargs": dict(self._ezpickle_kwargs), "machine": env.machine_snapshot(),
-                "draw_all": env._draw_all, "screen_buffer": env._screen_buffer, "env_seed": env.seed,
-                "ale_seed": self._ale_seed, "np_random": copy.deepcopy(self._np_random),
+        return {"kwargs": dict(self._ezpickle_kwargs), "env": self.env.standing(), "ale_seed": self._ale_seed, "np_random": copy.deepcopy(self._np_random),
                 "np_random_seed": self._np_random_seed, "sound": copy.deepcopy(self._sound),
                 "spec": self.spec}
 
     def __setstate__(self, state: dict) -> None:
         self.__init__(**state["kwargs"])
-        env = self.env
-        env.restore_machine_snapshot(*state["machine"])
-        env._draw_all = state["draw_all"]
-        env._screen_buffer = state["screen_buffer"]
-        env.seed = state["env_seed"]
+        self.env.stand(state["env"])
         self._ale_seed = state["ale_seed"]
         self._np_random = state["np_random"]
         self._np_random_seed = state["np_random_seed"]
