@@ -142,15 +142,13 @@ class EmulatorWorker(QThread):
                 self.audio.clear()
                 self.notice.emit(kw or "State loaded")
                 self._publish()
-        elif cmd == "pause":
-            if arg and self.session is not None and "pause" in self.session.locks:
+        elif cmd in ("pause", "hold"):  # the game stops or goes on: its sound starts afresh either way
+            if cmd == "hold":
+                self.held = bool(arg)
+            elif arg and self.session is not None and "pause" in self.session.locks:
                 return False  # the window refuses and says why; this guards other callers
-            self.paused = bool(arg)
-            self.audio.clear()
-            if self.session:
-                self.session.audio_resync()
-        elif cmd == "hold":
-            self.held = bool(arg)
+            else:
+                self.paused = bool(arg)
             self.audio.clear()
             if self.session:
                 self.session.audio_resync()

@@ -698,8 +698,7 @@ class ALEVectorInterface:
                  episodic_life: bool, life_loss_info: bool, reward_clipping: bool, max_episode_steps: int,
                  repeat_action_probability: float, full_action_space: bool, batch_size: int, num_threads: int,
                  thread_affinity_offset: int, autoreset_mode) -> None:
-        env = __getattr__("AtariVectorEnv") if "AtariVectorEnv" not in globals() else globals()["AtariVectorEnv"]
-        env = env(
+        env = sys.modules[__name__].AtariVectorEnv(   # (made on first use, as the module's other classes)
             os.fspath(rom_path), num_envs, frameskip=frame_skip, stack_num=stack_num, img_height=img_height,
             img_width=img_width, grayscale=grayscale, maxpool=maxpool, noop_max=noop_max,
             use_fire_reset=use_fire_reset, episodic_life=episodic_life, life_loss_info=life_loss_info,
