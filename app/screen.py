@@ -1,7 +1,8 @@
 """The game view: the palette-indexed screen painted through a colour table, scaled like a TV.
 
 Default pixel aspect is 2:1 (each of the 160 pixels twice as wide as tall) with integer scaling and
-letterboxing; "4:3 TV" stretches to a 4:3 picture. Presentation mode adds a large score/player overlay.
+letterboxing; "4:3 TV" stretches to a 4:3 picture. Presentation mode adds a large score box in a column beside the
+picture.
 Over the picture: "PAUSED" in the middle while paused, a banner at the bottom (``message``), a short-lived
 notice at the top (``flash``) and a small permanent line in the top-right corner (``corner``: the state
 slot, or a scored session's badge). Every text is wrapped and sized to fit the view, however small.
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 MARGIN = 12  # pixels kept free between any text box and the view's edges
 PAD = 6      # inside a box, around its text
 WRAP = Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap
+SCORE_COLUMN, SCORE_COLUMN_MIN = 0.24, 110  # presentation mode's score column: share of the view, least px
 
 
 def fitted_font(base: QFont, text: str, width: int, height: int, start_pt: int, min_pt: int = 6,
@@ -106,8 +108,12 @@ class GameView(QWidget):
         return self._frame
 
     def target_rect(self) -> QRect:
+        """Where the picture is painted: as large as its area holds, centred in it."""
+        return self._fit_picture(self._picture_area())
+
+    def _fit_picture(self, area: QRect) -> QRect:
         h, w = self._frame.shape
-        W, H = self.width(), self.height()
+        W, H = area.width(), area.height()
         if self.aspect_tv:
             # a 4:3 picture as large as fits
             ph = min(H, int(W * 3 / 4))
@@ -115,10 +121,26 @@ class GameView(QWidget):
         else:
             scale = max(1, min(W // (2 * w), H // h))
             pw, ph = 2 * w * scale, h * scale
-            if W < pw or H < ph:  # window smaller than 1x: shrink keeping 2:1
+            # smaller than 1x, or presenting (as large as fits, whole multiples or not): shrink keeping 2:1
+            if W < pw or H < ph or self.presentation:
                 f = min(W / (2 * w), H / h)
                 pw, ph = int(2 * w * f), int(h * f)
-        return QRect((W - pw) // 2, (H - ph) // 2, pw, ph)
+        return QRect(area.x() + (W - pw) // 2, area.y() + (H - ph) // 2, pw, ph)
+
+    def _score_column(self) -> int:
+        """Presentation mode's score sits in a column left of the picture, never over it (the game's own
+        score is often in the picture's top corners): the strip the picture leaves when that is wide
+        enough, else a share of the view the picture gives up."""
+        if not (self.presentation and self.overlay_lines):
+            return 0
+        strip = self._fit_picture(self.rect()).x()
+        return max(strip, min(self.width() // 2, max(SCORE_COLUMN_MIN, int(self.width() * SCORE_COLUMN))))
+
+    def _picture_area(self) -> QRect:
+        column = self._score_column()
+        if column == 0 or self._fit_picture(self.rect()).x() >= column:
+            return self.rect()
+        return QRect(column, 0, self.width() - column, self.height())
 
     def mouseMoveEvent(self, event) -> None:  # noqa: N802
         r = self.target_rect()
@@ -169,18 +191,19 @@ class GameView(QWidget):
         p.drawText(text, WRAP, self.message)
 
     def overlay_rect(self) -> QRect:
-        """Presentation mode's score box (top left): empty when nothing is shown."""
+        """Presentation mode's score box (top left, beside the picture): empty when nothing is shown."""
         if not (self.presentation and self.overlay_lines):
             return QRect()
         return self._overlay_layout()[1]
 
     def _overlay_layout(self) -> tuple[QFont, QRect, QRect]:
-        W, H = self.width(), self.height()
+        H = self.height()
+        column = self._score_column()
         base = QFont(self.font())
         base.setBold(True)
         flags = Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap
-        f, box = fitted_font(base, "\n".join(self.overlay_lines), W - 2 * MARGIN - 2 * PAD, int(H * 0.45),
-                             max(14, H // 16), flags=flags)
+        f, box = fitted_font(base, "\n".join(self.overlay_lines), column - 2 * MARGIN - 2 * PAD,
+                             H - 2 * MARGIN - 2 * PAD, max(14, H // 16), flags=flags)
         outer = QRect(MARGIN, MARGIN, box.width() + 2 * PAD, box.height() + 2 * PAD)
         return f, outer, outer.adjusted(PAD, PAD, -PAD, -PAD)
 

@@ -642,6 +642,7 @@ def test_f12_presents_only_the_game_and_esc_puts_every_dock_back(open_window, qt
     qtbot.waitUntil(lambda: not win.view.overlay_rect().isEmpty(), timeout=5000)
     box = win.view.overlay_rect()
     assert win.view.rect().contains(box) and box.height() > win.view.height() // 6
+    assert not box.intersects(win.view.target_rect())                          # beside the game, not over it
     lines = win.view.overlay_lines
     assert lines[0] == "Pong" and lines[1].startswith("Score ") and len(lines) == 2   # Pong has no lives to count
     assert _white_pixels(win.view, box) > 50                                    # the score is drawn there

@@ -81,13 +81,24 @@ def test_bottom_banner_wraps_or_shrinks_to_fit(view, size, text):
     assert not yellow[:r.top()].any()
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_presentation_score_box_fits_with_all_its_text(view, size):
+@pytest.mark.parametrize("tv", [False, True])
+@pytest.mark.parametrize("size", SIZES + [(1920, 1080)])
+def test_presentation_score_box_fits_with_all_its_text(view, size, tv):
     view.resize(*size)
+    view.aspect_tv = tv
+    alone = view.target_rect()
     view.presentation = True
     view.overlay_lines = ["Chopper Command", "Score 1234567", "Lives 3"]
     box = view.overlay_rect()
     assert view.rect().contains(box) and box.height() >= view.height() // 6   # large, yet inside
+    picture = view.target_rect()
+    assert not box.intersects(picture), "the score box covers the game (its own score is in the corners)"
+    assert view.rect().contains(picture) and picture.width() >= 0.6 * alone.width()
+    view.show_frame(np.ones((210, 160), np.uint8))                         # a red picture: nothing over it
+    red = (_pixels(view)[picture.top():picture.bottom() + 1, picture.left():picture.right() + 1]
+           == (255, 0, 0)).all(axis=-1)
+    assert red.all()
+    view.show_frame(np.zeros((210, 160), np.uint8))
     white = (_pixels(view) == 255).all(axis=-1)                              # the text (the picture is black)
     ys, xs = np.nonzero(white)
     assert len(xs) > 50
