@@ -37,6 +37,17 @@ def _without(reason: str, path: str) -> str:
     return reason[len(path) + 2:] if reason.startswith(path + ": ") else reason
 
 
+def _set_brief(label: QLabel, state: str, extra: str = "") -> None:
+    """A permanent status field: its state's first words ("silent", "sound on", "no gamepad connected"),
+    with the whole of it, the reason in brackets included, as the tooltip."""
+    brief = state.split(" (")[0] + (f", {extra}" if extra else "")
+    if label.text() != brief:
+        label.setText(brief)
+    full = state + (f"; {extra}" if extra else "")
+    if label.toolTip() != full:
+        label.setToolTip(full)
+
+
 class MainWindow(QMainWindow):
     def __init__(self, *, audio=True, settings: QSettings | None = None, thumbnails: bool = True,
                  extra_paths=(), gamepads: bool = True, store=None):
@@ -144,10 +155,15 @@ class MainWindow(QMainWindow):
         self.st_mode = QLabel("")
         self.st_frame = QLabel("")
         self.st_fps = QLabel("")
-        self.st_audio = QLabel(self.audio.state)
+        self.st_audio = QLabel("")
         self.st_pad = QLabel("")
-        for w in (self.st_game, self.st_mode, self.st_frame, self.st_fps, self.st_audio, self.st_pad):
+        # The game's fields give way to a message while it shows (Qt hides a status bar's normal widgets
+        # then); the permanent fields stay, so they are kept to a word or two, the details in tooltips.
+        for w in (self.st_game, self.st_mode, self.st_frame, self.st_fps):
+            sb.addWidget(w)
+        for w in (self.st_audio, self.st_pad):
             sb.addPermanentWidget(w)
+        _set_brief(self.st_audio, self.audio.state)
 
     def _act(self, menu, text, slot, shortcut=None, checkable=False) -> QAction:
         a = QAction(text, self)
@@ -466,7 +482,7 @@ class MainWindow(QMainWindow):
         if self.worker.paused:
             return  # (the last figure would claim the paused game still runs at full speed)
         self.st_fps.setText(f"{st['fps']:.1f} fps")
-        self.st_audio.setText(st["audio"] + (f", {st['underruns']} underruns" if st["underruns"] else ""))
+        _set_brief(self.st_audio, st["audio"], f"{st['underruns']} underruns" if st["underruns"] else "")
 
     def _on_toggle(self, control: str, on: bool) -> None:
         sess = self.session
@@ -494,7 +510,7 @@ class MainWindow(QMainWindow):
             self.st_fps.setText("resuming…")
         self.st_mode.setText(f"mode {sess.env.mode}, difficulty {sess.difficulty}")
         if self.gamepads is not None:
-            self.st_pad.setText(self.gamepads.state)
+            _set_brief(self.st_pad, self.gamepads.state)
         extra = f", score {sess.score}, lives {sess.lives}" if sess.has_rules else ""
         self.st_frame.setText(f"frame {sess.frame_number}{extra}")
 

@@ -545,6 +545,16 @@ def test_random_bytes_opened_as_a_rom_are_said_to_have_no_rules(open_window, qtb
     open_rom(win, qtbot, junk)
     qtbot.waitUntil(lambda: win.session.info.path == junk, timeout=10000)
     assert "no game rules" in win.statusBar().currentMessage() and "no game rules" in win.st_game.text()
+    assert message_shown_whole(win)
+
+
+def message_shown_whole(win) -> bool:
+    """The status bar's message is not cut off: the game's fields give way to it, and the permanent
+    fields beside it leave it room."""
+    sb = win.statusBar()
+    msg = sb.currentMessage()
+    room = sb.width() - sum(w.width() + 8 for w in (win.st_audio, win.st_pad) if w.isVisible())
+    return bool(msg) and not win.st_game.isVisible() and sb.fontMetrics().horizontalAdvance(msg) < room
 
 
 def test_open_rom_dialog_starts_in_the_folder_last_used(open_window, qtbot, tmp_path):
