@@ -87,6 +87,7 @@ class InputState(QObject):
         super().__init__()
         self.keymap = keymap or KeyMap()
         self._held: set[str] = set()
+        self._tapped: set[str] = set()   # pressed since the last frame: a tap shorter than a frame still counts
         self._lock = threading.Lock()
         self.color = True
         self.difficulty = [False, False]  # False = B (ALE's default difficulty 0)
@@ -123,6 +124,7 @@ class InputState(QObject):
             self.paddle = None  # keys take the paddle back from the mouse
         with self._lock:
             self._held.add(control)
+            self._tapped.add(control)
         return True
 
     def key_release(self, code: int, auto_repeat: bool = False) -> bool:
@@ -139,11 +141,15 @@ class InputState(QObject):
         """Focus left the window: nothing stays pressed."""
         with self._lock:
             self._held.clear()
+            self._tapped.clear()
             self.pad_held.clear()
 
     def snapshot(self) -> InputFrame:
+        """The next frame's input: what is held, and what was pressed since the last frame even if it has
+        been let go already (one call per emulated frame)."""
         with self._lock:
-            h = self._held | self.pad_held
+            h = self._held | self._tapped | self.pad_held
+            self._tapped.clear()
         return InputFrame(up="up" in h, down="down" in h, left="left" in h, right="right" in h,
                           fire="fire" in h, reset="reset" in h, select="select" in h, paddle=self.paddle,
                           rewind="rewind" in h)

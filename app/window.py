@@ -511,8 +511,11 @@ class MainWindow(QMainWindow):
         self.st_mode.setText(f"mode {sess.env.mode}, difficulty {sess.difficulty}")
         if self.gamepads is not None:
             _set_brief(self.st_pad, self.gamepads.state)
-        extra = f", score {sess.score}, lives {sess.lives}" if sess.has_rules else ""
-        self.st_frame.setText(f"frame {sess.frame_number}{extra}")
+        extra = ""
+        if sess.has_rules:   # (ALE counts 0 lives for games without them, such as Pong: nothing to show)
+            extra = f", score {sess.score}" + (f", lives {sess.lives}" if sess.lives > 0 else "")
+        # the console's frame count runs on across episodes (save states name it); the episode's restarts
+        self.st_frame.setText(f"frame {sess.frame_number} ({sess.env.episode_frame_number} this episode){extra}")
 
     # -- controls -------------------------------------------------------------------------------------------
     def toggle_pause(self) -> None:

@@ -440,6 +440,24 @@ def test_f2_leaves_a_finished_replay_for_the_game(open_window, qtbot, tmp_path):
 
 
 # -- rough edges --------------------------------------------------------------------------------------------
+def test_status_bar_counts_the_episode_frames_apart_from_the_console_frames(open_window, qtbot):
+    import re
+
+    win = open_window("pong")
+    activate(win, qtbot)
+    click_into(qtbot, win.view)
+
+    def counts():
+        m = re.fullmatch(r"frame (\d+) \((\d+) this episode\), score -?\d+", win.st_frame.text())
+        assert m, win.st_frame.text()       # (Pong has no lives: none are shown)
+        return int(m[1]), int(m[2])
+
+    qtbot.waitUntil(lambda: counts()[1] > 200, timeout=10000)
+    total, _ = counts()
+    qtbot.keyClick(focused(), Qt.Key.Key_F2)         # RESET: a new game
+    qtbot.waitUntil(lambda: counts()[1] < 100 and counts()[0] > total, timeout=5000)
+
+
 def test_pause_says_paused_on_the_view_and_in_the_status_bar(open_window, qtbot):
     win = open_window("pong")
     activate(win, qtbot)
@@ -469,6 +487,20 @@ def test_scored_session_shows_refusals_and_a_permanent_badge(open_window, qtbot,
     qtbot.waitUntil(lambda: "Locked: no save states" in win.view.notice, timeout=5000)
     assert re.fullmatch(badge, win.view.corner)
     shot(win, "scored")
+
+
+def test_the_episode_being_played_shows_no_score_or_frames_yet(open_window, qtbot, tmp_path):
+    win, _ = scored_pong(open_window, qtbot, tmp_path)
+    tree = win.sessions.tree
+    qtbot.waitUntil(lambda: tree.topLevelItemCount() == 1, timeout=5000)
+    top = tree.topLevelItem(0)
+    qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=tree.visualItemRect(top).center())
+    qtbot.keyClick(focused(), Qt.Key.Key_Right)      # expand
+    qtbot.waitUntil(lambda: tree.topLevelItem(0).isExpanded(), timeout=5000)
+    row = tree.topLevelItem(0).child(0)
+    f = win.session.frame_number
+    qtbot.waitUntil(lambda: win.session.frame_number > f + 30, timeout=5000)   # it has frames, and no 0 says
+    assert [row.text(c) for c in range(3)] == ["Episode 1 (being played)", "…", "…"]   # otherwise
 
 
 def test_export_with_nothing_selected_says_so(open_window, qtbot, tmp_path):

@@ -252,8 +252,12 @@ class SessionsPanel(QDockWidget):
         for k, e in enumerate(eps, 1):
             mark = {True: "✔", False: "✘", None: ""}[e.verified]
             how = e.status if e.status != "finished" else e.ended_by.replace("_", " ")
-            it = QTreeWidgetItem([f"Episode {k} ({how})", f"{e.score:g}", str(e.frames), mark,
+            playing = e.status == "recording"   # its score and frames are stored when it ends
+            it = QTreeWidgetItem([f"Episode {k} (" + ("being played" if playing else how) + ")",
+                                  "…" if playing else f"{e.score:g}", "…" if playing else str(e.frames), mark,
                                   _when(e.created_at, "%H:%M")])
+            if playing:
+                it.setToolTip(0, "Being played now: its score and frames are shown when it ends")
             it.setData(0, Qt.ItemDataRole.UserRole, ("episode", e.id))
             top.addChild(it)
         return top
