@@ -31,9 +31,9 @@ def main(args=None) -> int:
     icon = _icon_path()
     if icon:
         app.setWindowIcon(QIcon(str(icon)))
-    from PySide6.QtCore import QSettings
+    from .places import app_settings
 
-    target = game or QSettings(app.organizationName(), "arcade-lab").value("last_game", "pong") or "pong"
+    target = game or app_settings().value("last_game", "pong") or "pong"
     warm_up(app, game=target if target in _games() else "pong")  # the rules the window opens first
     from .window import MainWindow
 

@@ -32,6 +32,8 @@ from arcade_lab.engine import __version__ as ENGINE_VERSION
 from arcade_lab.engine.console import State, StateError
 from arcade_lab.engine.png import png_bytes  # noqa: F401 (re-exported: the panel and tests use it from here)
 
+from .places import data_dir
+
 MAGIC = b"ALSAVE\r\n"
 FORMAT_VERSION = 1
 SUFFIX = ".a26s"
@@ -40,16 +42,6 @@ N_SLOTS = 10
 
 class StateFileError(StateError):
     """A save-state file that cannot be used here; the message says why."""
-
-
-def data_dir() -> Path:
-    """``$ARCADE_LAB_DATA`` when set (tests, portable installs), else the user data folder (as the store)."""
-    env = os.environ.get("ARCADE_LAB_DATA")
-    if env:
-        return Path(env)
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("arcade-lab", appauthor=False))
 
 
 # -- one file --------------------------------------------------------------------------------------------

@@ -16,20 +16,14 @@ from .input import InputState, KeyFilter, KeyMap, RemapDialog
 from .panels.library import LibraryPanel, scan
 from .panels.sessions import NewSessionDialog, SessionsPanel
 from .panels.snapshots import SnapshotsPanel
+from .places import ORG, app_settings, screenshot_dir
 from .statefile import Slots, StateFileError
 from .screen import GameView
 from .session import PlaySession
 from .thumbnails import ThumbnailLoader
 from .worker import SPEEDS, EmulatorWorker
 
-ORG = "ArcadeLab"
 APP = "Arcade Lab"
-
-
-def screenshot_dir() -> Path:
-    from platformdirs import user_pictures_dir
-
-    return Path(user_pictures_dir()) / "Arcade Lab"
 
 
 def _without(reason: str, path: str) -> str:
@@ -55,7 +49,7 @@ class MainWindow(QMainWindow):
 
         guard()  # PySide6 6.12 drains None's refcount in paint calls (see the module); before any painting
         super().__init__()
-        self.settings = settings or QSettings(ORG, "arcade-lab")
+        self.settings = settings or app_settings()
         self.setWindowTitle(APP)
         self.view = GameView(self)
         self.setCentralWidget(self.view)

@@ -281,6 +281,37 @@ def test_help_lists_the_keys_as_mapped_and_holds_the_game(open_window, qtbot):
     assert said["frames"] <= 1                           # the game waited while the box was up
 
 
+def test_a_portable_data_folder_holds_scores_settings_and_screenshots(qtbot, monkeypatch, tmp_path):
+    from pathlib import Path
+
+    from arcade_lab.app.window import MainWindow
+
+    folder = tmp_path / "portable"
+    monkeypatch.setenv("ARCADE_LAB_DATA", str(folder))
+    win = MainWindow(audio=False, thumbnails=False)          # its own settings: none handed in
+    qtbot.addWidget(win, before_close_func=lambda w: setattr(w, "ask_before_leaving", False))
+    assert win.open_game("pong")
+    win.show()
+    qtbot.waitUntil(lambda: win.worker.frames_emulated > 5, timeout=60000)
+    activate(win, qtbot)
+    click_into(qtbot, win.view)
+    qtbot.keyClick(focused(), Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier)   # Save screenshot
+    qtbot.waitUntil(lambda: len(list((folder / "screenshots").glob("pong-*.png"))) == 1, timeout=5000)
+    said = {}
+
+    def read(box):
+        said["text"] = box.text()
+        _press(box, Qt.Key.Key_Return)
+
+    w = WhenModal(read)
+    _choose(_menu(win, qtbot, "&Help"), qtbot, "About")
+    qtbot.waitUntil(lambda: "text" in said, timeout=5000)
+    w.stop()
+    places = dict(line.split(": ", 1) for line in said["text"].splitlines()[-3:])
+    assert set(places) == {"Scores", "Settings", "Screenshots"}
+    assert all(Path(p).is_relative_to(folder) for p in places.values()), places
+
+
 def test_remap_dialog_captures_left_and_a(open_window, qtbot):
     from PySide6.QtTest import QTest
 
