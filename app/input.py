@@ -92,6 +92,9 @@ class InputState(QObject):
         self.color = True
         self.difficulty = [False, False]  # False = B (ALE's default difficulty 0)
         self.paddle: float | None = None
+        # The mouse drives the paddle until the keys move it; then only a click in the game view gives it
+        # back, so a pointer crossing the view in passing cannot move the paddle of a game played by keys.
+        self.mouse_has_paddle = True
         self.pad_held: set[str] = set()   # controls held on a gamepad
         self.switches_locked = False
         self.rewind_locked = False
@@ -121,7 +124,8 @@ class InputState(QObject):
             self.refused.emit("rewind")
             return True
         if control in ("left", "right"):
-            self.paddle = None  # keys take the paddle back from the mouse
+            self.paddle = None  # keys take the paddle from the mouse
+            self.mouse_has_paddle = False
         with self._lock:
             self._held.add(control)
             self._tapped.add(control)

@@ -49,7 +49,8 @@ def color_table(palette: np.ndarray) -> list[int]:
 class GameView(QWidget):
     """Paints only the latest frame it was handed; never queues frames."""
 
-    mouse_x = Signal(float)  # pointer position across the picture, 0..1 (drives paddles)
+    mouse_x = Signal(float)      # pointer position across the picture, 0..1 (drives paddles)
+    mouse_press = Signal(float)  # a left click, where across the picture
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -142,10 +143,20 @@ class GameView(QWidget):
             return self.rect()
         return QRect(column, 0, self.width() - column, self.height())
 
-    def mouseMoveEvent(self, event) -> None:  # noqa: N802
+    def _across(self, event) -> float | None:
         r = self.target_rect()
-        if r.width() > 0:
-            self.mouse_x.emit(min(max((event.position().x() - r.x()) / r.width(), 0.0), 1.0))
+        return min(max((event.position().x() - r.x()) / r.width(), 0.0), 1.0) if r.width() > 0 else None
+
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802
+        x = self._across(event)
+        if x is not None:
+            self.mouse_x.emit(x)
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802
+        x = self._across(event)
+        if x is not None and event.button() == Qt.MouseButton.LeftButton:
+            self.mouse_press.emit(x)
+        super().mousePressEvent(event)
 
     def sizeHint(self) -> QSize:  # noqa: N802
         return QSize(160 * 2 * 3, 210 * 3)

@@ -63,6 +63,7 @@ class MainWindow(QMainWindow):
         self.gamepads = Gamepads(self.input) if gamepads else None
         self.worker.gamepads = self.gamepads if (self.gamepads and self.gamepads.available) else None
         self.view.mouse_x.connect(self._on_mouse_x)
+        self.view.mouse_press.connect(self._on_mouse_press)
         self.worker.frame_ready.connect(self._on_frame, Qt.ConnectionType.QueuedConnection)
         self.worker.session_loaded.connect(self._on_session, Qt.ConnectionType.QueuedConnection)
         self.worker.error.connect(self._on_error, Qt.ConnectionType.QueuedConnection)
@@ -249,7 +250,8 @@ class MainWindow(QMainWindow):
 
         km = self.input.keymap.mapping
         lines = [f"{LABELS[c]}: {' or '.join(km.get(c, [])) or 'no key'}" for c in HELD + TOGGLES]
-        lines.append("Paddle games also follow the mouse over the game.")
+        lines.append("Paddle games also follow the mouse over the game; after the keys have moved the paddle, "
+                     "click in the game to hand it back to the mouse.")
         lines.append("")
 
         def walk(menu):
@@ -371,8 +373,12 @@ class MainWindow(QMainWindow):
             self.view.update()
 
     def _on_mouse_x(self, fraction: float) -> None:
-        if self.session is not None and self.session.uses_paddles:
+        if self.session is not None and self.session.uses_paddles and self.input.mouse_has_paddle:
             self.input.paddle = fraction
+
+    def _on_mouse_press(self, fraction: float) -> None:
+        self.input.mouse_has_paddle = True   # a click in the view gives the paddle back to the mouse
+        self._on_mouse_x(fraction)
 
     def _on_session(self, sess: PlaySession) -> None:
         self.session = sess
