@@ -41,6 +41,7 @@ def main(args=None) -> int:
     if not win.open_game(target) and target != "pong":
         win.open_game("pong")
     win.show()
+    _close_on_signals(win)
     if frames:
         # smoke tests and startup timing: say when the first frame is on screen (wall clock, so a shell
         # can subtract its own start time), quit once this many frames were emulated
@@ -59,6 +60,26 @@ def main(args=None) -> int:
         t.start(20)
     code = app.exec()
     return int(code)
+
+
+def _close_on_signals(win) -> None:
+    """SIGTERM (a logout, ``kill``) and SIGINT (Ctrl+C in the terminal) close the window as its close
+    button would, without the question a person is asked: finished episodes are all stored already, one
+    under way is marked abandoned. Python runs a signal handler only between bytecodes of the main thread,
+    so a timer hands that thread back to Python four times a second while Qt's loop waits."""
+    import signal
+
+    from PySide6.QtCore import QTimer
+
+    def close(signum, frame):
+        win.ask_before_leaving = False
+        QTimer.singleShot(0, win.close)
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, close)
+    wake = QTimer(win)
+    wake.timeout.connect(lambda: None)
+    wake.start(250)
 
 
 def _icon_path():
