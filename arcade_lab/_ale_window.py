@@ -11,12 +11,30 @@ import numpy as np
 SCALE = 2
 
 
+def _keeping_signals(start) -> None:
+    """``start()`` (SDL's start-up), leaving the program's SIGTERM and SIGINT handling as it was: SDL takes
+    any of the two still at its default for quit events of its own, so ``kill`` (or a cluster's SIGTERM
+    before its SIGKILL) would no longer stop the program once a window had opened. Python can only
+    reinstate handlers from the main thread; from other threads SDL keeps what it took."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        start()
+        return
+    kept = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGINT)}
+    start()
+    for sig, handler in kept.items():
+        if handler is not None:   # (None: a handler not set from Python, which there is no way to put back)
+            signal.signal(sig, handler)
+
+
 class Window:
     def __init__(self, title: str = "Arcade Lab"):
         import pygame
 
         self._pg = pygame
-        pygame.display.init()
+        _keeping_signals(pygame.display.init)
         self._title = title
         self._screen = None
         self._due = 0.0

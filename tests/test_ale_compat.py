@@ -474,6 +474,26 @@ def test_human_render_opens_a_window(monkeypatch):
     assert pygame.display.get_surface() is None
 
 
+def test_a_human_render_window_leaves_the_program_its_sigterm():
+    """SDL takes SIGTERM while it is at its default; a researcher's script showing the game must still stop
+    on ``kill``, as before the window opened (run in a child: the signal ends it)."""
+    import signal
+
+    child = ("import os, signal, time\n"
+             "import arcade_lab.ale_compat as ale_py\n"
+             "env = ale_py.AtariEnv('pong', render_mode='human', frameskip=4)\n"
+             "env.reset(seed=0)\n"
+             "env.step(0)\n"
+             "import pygame\n"
+             "assert pygame.display.get_surface() is not None\n"
+             "os.kill(os.getpid(), signal.SIGTERM)\n"
+             "time.sleep(5)\n"
+             "print('still running')\n")
+    out = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "SDL_VIDEODRIVER": "dummy"})
+    assert out.returncode == -signal.SIGTERM and "still running" not in out.stdout, out.stderr
+
+
 def test_display_screen_of_the_interface(monkeypatch):
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     import pygame
