@@ -366,6 +366,7 @@ def test_scores_dock_says_how_many_episodes_detaching_cut_short(open_window, qtb
                     timeout=10000)
     assert sp.left_out.isVisible() and not sp.left_out.visibleRegion().isEmpty()
     assert sp.summary.text() == "no finished episodes of pong yet"
+    assert not sp.widget().horizontalScrollBar().isVisible()     # the dock's contents fit its width
     shot(sp, "scores-left-out")
     # they are kept, replayable, as cut short
     with Store() as st:

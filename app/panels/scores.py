@@ -78,6 +78,16 @@ def ecdf(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return xs, np.arange(1, len(xs) + 1) / len(xs)
 
 
+def _narrow(box: QComboBox) -> None:
+    """A choice as narrow as the dock: its longest item ("Atari-57 (Agent57 / DQN Zoo) (atari57)") had set
+    the dock's least width, and the column it shares had to scroll sideways. The list still opens wide
+    enough for every item, and the tooltip holds the whole of the current one."""
+    box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    box.setMinimumContentsLength(12)
+    box.setToolTip(box.currentText())
+    box.currentTextChanged.connect(box.setToolTip)
+
+
 class ScoresPanel(QDockWidget):
     def __init__(self, window, store=None, poll_ms: int = 1000):
         super().__init__("Scores", window)
@@ -133,6 +143,8 @@ class ScoresPanel(QDockWidget):
         self.published.addItem("random, human and every table", "*")
         self.published.currentIndexChanged.connect(lambda _: self.refresh())
         form.addRow("Published", self.published)
+        for box in (self.source, self.protocol, self.norm, self.human, self.published):
+            _narrow(box)
         lay.addLayout(form)
         self.problem = QLabel(problem)
         self.problem.setWordWrap(True)
