@@ -153,6 +153,17 @@ def test_area_resize_equals_opencv_inter_area(shape, capsys):
     assert worst == 0
 
 
+def test_max_pool_is_the_elementwise_maximum():
+    from arcade_lab.engine.preprocess import max_into
+
+    rng = np.random.default_rng(5)
+    for n in (33600, 33600 * 3, 17):
+        a, b = rng.integers(0, 256, (2, n), dtype=np.uint8)
+        out = a.copy()
+        max_into(out, b)
+        assert (out == np.maximum(a, b)).all()
+
+
 @pytest.mark.parametrize("src_h", [210, 250, 203])
 def test_grey_resize_by_columns_equals_the_row_by_row_reference(src_h):
     """The vector env's grey resize (transpose, columns, transpose back) against ``resize_area``, which
