@@ -153,6 +153,27 @@ def test_area_resize_equals_opencv_inter_area(shape, capsys):
     assert worst == 0
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32])
+def test_tile_transposes_equal_numpy_s(dtype):
+    from arcade_lab.engine._jit import jit
+    from arcade_lab.engine.tiles import transpose8_f32, transpose8_u8
+
+    move = transpose8_u8 if dtype == np.uint8 else transpose8_f32
+
+    @jit
+    def every_tile(src, rows, cols, dst):
+        for r0 in range(0, rows, 8):
+            for c0 in range(0, cols, 8):
+                move(src, r0 * cols + c0, cols, dst, c0 * rows + r0, rows)
+
+    rng = np.random.default_rng(6)
+    for rows, cols in ((8, 8), (208, 160), (24, 88)):
+        src = rng.integers(0, 256, rows * cols).astype(dtype)
+        dst = np.zeros_like(src)
+        every_tile(src, rows, cols, dst)
+        assert (dst.reshape(cols, rows) == src.reshape(rows, cols).T).all()
+
+
 def test_max_pool_is_the_elementwise_maximum():
     from arcade_lab.engine.preprocess import max_into
 
