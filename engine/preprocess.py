@@ -13,7 +13,7 @@ vector operation covers eight rows), and its result is transposed back so that t
 whole rows. Row by row, the horizontal pass gathers three pixels per output and cost most of a 60 µs
 resize. The transposes move 8x8 tiles with one vector shuffle each (``tiles``); done with 64-bit word
 exchanges and element by element they took 12 of the resize's 20 µs, as shuffles about 3 (210x160 to
-84x84: 11 µs in all, where ``cv2.resize`` takes about 50 on the same machine). Every sum is still taken in
+84x84: 10–13 µs in all, where ``cv2.resize`` takes about 50 on the same machine). Every sum is still taken in
 the table's order, so the result is bit for bit the same.
 """
 from __future__ import annotations
