@@ -694,6 +694,7 @@ def test_the_leaderboard_counts_complete_sessions_only(open_window, qtbot, tmp_p
     board = win.sessions.board
     rows = [[board.topLevelItem(i).text(c) for c in range(6)] for i in range(board.topLevelItemCount())]
     assert [(r[2], r[4]) for r in rows] == [("human:ann", "2")]
+    assert not board.horizontalScrollBar().isVisible()        # every column in sight, in the dock's width
 
 
 def test_sessions_dock_keeps_expansion_and_selection_on_refresh(open_window, qtbot, tmp_path):

@@ -157,6 +157,12 @@ class SessionsPanel(QDockWidget):
         lay.addWidget(QLabel("Leaderboard (mean score of complete baseline sessions)"))
         self.board = QTreeWidget(w)
         self.board.setHeaderLabels(["Game", "Protocol", "Player", "Mean", "Episodes", "Verified"])
+        # the names share what the figures leave (elided, whole in their tooltips): no sideways scrolling
+        board_header = self.board.header()
+        board_header.setStretchLastSection(False)
+        for col in range(6):
+            board_header.setSectionResizeMode(col, QHeaderView.ResizeMode.Stretch if col < 3
+                                              else QHeaderView.ResizeMode.ResizeToContents)
         lay.addWidget(self.board)
         self.setWidget(w)
 
@@ -202,9 +208,11 @@ class SessionsPanel(QDockWidget):
                 if key(it) == current:
                     self.tree.setCurrentItem(it)
         for row in leaderboard(self.store):
-            self.board.addTopLevelItem(QTreeWidgetItem([row["game"], row["protocol"], row["player"],
-                                                        f"{row['mean']:.1f}", str(row["episodes"]),
-                                                        f"{row['verified']}/{row['episodes']}"]))
+            item = QTreeWidgetItem([row["game"], row["protocol"], row["player"], f"{row['mean']:.1f}",
+                                    str(row["episodes"]), f"{row['verified']}/{row['episodes']}"])
+            for col in range(3):
+                item.setToolTip(col, item.text(col))
+            self.board.addTopLevelItem(item)
 
     @property
     def showing_agents(self) -> bool:
