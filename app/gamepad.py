@@ -24,9 +24,6 @@ class Gamepads:
         try:
             os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
             os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-            # SDL would otherwise take SIGINT and SIGTERM for its own quit events, which nothing here
-            # reads: the app could no longer be stopped by a logout, `kill` or Ctrl+C
-            os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
             import pygame
 
             pygame.joystick.init()

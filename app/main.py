@@ -65,8 +65,10 @@ def main(args=None) -> int:
 def _close_on_signals(win) -> None:
     """SIGTERM (a logout, ``kill``) and SIGINT (Ctrl+C in the terminal) close the window as its close
     button would, without the question a person is asked: finished episodes are all stored already, one
-    under way is marked abandoned. Python runs a signal handler only between bytecodes of the main thread,
-    so a timer hands that thread back to Python four times a second while Qt's loop waits."""
+    under way is marked abandoned. Installed once the window stands, these replace what SDL took when the
+    gamepads started (SIGTERM, for quit events nothing reads). Python runs a signal handler only between
+    bytecodes of the main thread, so a timer hands that thread back to Python four times a second while
+    Qt's loop waits."""
     import signal
 
     from PySide6.QtCore import QTimer
