@@ -470,9 +470,9 @@ class ArcadeLabEnv(gymnasium.Env, EzPickle):
 
     # -- copies: the constructor's arguments, then the machine, its RNG, screens and sound -----------
     def __getstate__(self) -> dict:
-        return {"kwargs": dict(self._ezpickle_kwargs), "env": self.env.standing(), "ale_seed": self._ale_seed, "np_random": copy.deepcopy(self._np_random),
-                "np_random_seed": self._np_random_seed, "sound": copy.deepcopy(self._sound),
-                "spec": self.spec}
+        return {"kwargs": dict(self._ezpickle_kwargs), "env": self.env.standing(), "ale_seed": self._ale_seed,
+                "np_random": copy.deepcopy(self._np_random), "np_random_seed": self._np_random_seed,
+                "sound": copy.deepcopy(self._sound), "spec": self.spec}
 
     def __setstate__(self, state: dict) -> None:
         self.__init__(**state["kwargs"])
