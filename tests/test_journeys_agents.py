@@ -217,8 +217,9 @@ def test_a_whole_atari30s_session_refuses_every_lock_and_ends_with_its_result(op
     # ... and the session runs to its end: ten episodes of 30 s
     qtbot.waitUntil(lambda: sess.complete, timeout=900000)
     qtbot.waitUntil(lambda: win.view.message.startswith("Session complete: 10 episodes, mean"), timeout=5000)
-    assert win.view.message.endswith("Session ▸ Export… to save it")
-    qtbot.waitUntil(lambda: win.view.corner == "", timeout=2000)    # no badge once the session is over
+    assert "Saved to the leaderboard" in win.view.message and win.view.message.endswith("Free play now.")
+    assert win.session is not sess and not getattr(win.session, "recording", False)   # play goes on, unlocked
+    qtbot.waitUntil(lambda: win.view.corner.startswith("Slot "), timeout=2000)   # no badge once it is over
     eps = store.episodes(session_id=sess.session_id)
     assert [e.frames for e in eps] == [1800] * 10
     assert {e.ended_by for e in eps} == {"truncated"} and {e.protocol for e in eps} == {"atari30s"}
@@ -326,11 +327,15 @@ def test_attach_take_over_give_back_and_detach_an_agent(open_window, qtbot):
     assert top.text(0).startswith("Agent random · pong")
     [row] = [top.child(i) for i in range(top.childCount()) if top.child(i).text(0).startswith(f"Episode {rec.id} ")]
     assert row.text(0) == f"Episode {rec.id} (game over, taken over)"
-    # Detach: the person has the game back for good
+    # Detach while the agent ran at 4x and the person had the controls: the person plays on at real time
+    pick(qtbot, ap.speed, "4×")
+    press_tab(win, qtbot)
+    qtbot.waitUntil(lambda: ap.takeover_btn.text() == "Give back to the agent (Tab)", timeout=5000)
     activate(win, qtbot)
     click(qtbot, ap.attach_btn)
     assert ap.status.text() == "no agent attached" and ap.attach_btn.text() == "Attach"
-    assert not ap.takeover_btn.isEnabled()
+    assert not ap.takeover_btn.isEnabled() and ap.takeover_btn.text() == "Take over (Tab)"
+    assert ap.speed.currentText() == "1× real time" and win.speed_actions[1.0].isChecked()
     assert win.worker.input is win.input
     click_into(qtbot, win.view)
     qtbot.keyPress(focused(), Qt.Key.Key_Left)
@@ -373,6 +378,31 @@ def test_scores_dock_says_how_many_episodes_detaching_cut_short(open_window, qtb
         eps = [st.episode(e.id) for e in st.episodes(game="pong", status="abandoned")]
     assert [e.ended_by for e in eps] == ["detached", "detached"]
     assert all(e.frames == len(e.actions) > 10 and e.start_state for e in eps)
+
+
+def test_the_wheel_over_a_scores_figure_scrolls_the_dock_and_leaves_the_figure_as_it_was(open_window, qtbot):
+    from PySide6.QtCore import QPoint, QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    win = open_window("pong", gamepads=False)
+    activate(win, qtbot)
+    agents_dock(win, qtbot)
+    show_dock_tab(win, qtbot, "Scores")
+    sp = win.agent_ui.scores
+    qtbot.waitUntil(sp.isVisible, timeout=5000)
+    bar = sp.widget().verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0, timeout=5000)      # more figures than the dock's height
+    before = [tuple(r) for r in sp.hist.getViewBox().viewRange()]
+    port = sp.hist.viewport()
+    where = QPointF(port.width() / 2, port.height() / 2)
+    for _ in range(3):                                               # a person rolling down the dock
+        QApplication.sendEvent(port, QWheelEvent(
+            where, QPointF(port.mapToGlobal(where.toPoint())), QPoint(), QPoint(0, -120), Qt.MouseButton.NoButton,
+            Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False))
+    assert bar.value() > 0
+    assert [tuple(r) for r in sp.hist.getViewBox().viewRange()] == before
+    assert "Games with normalised score" in sp.across.getPlotItem().titleLabel.text
 
 
 def test_store_counts_what_the_scores_leave_out_by_why(tmp_path):

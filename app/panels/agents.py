@@ -32,6 +32,7 @@ OWN_FRAMES_PER_ACTION = {"Random": RandomAgent.frames_per_action}
 SCORED_REFUSAL = "a scored human session is running: end it to attach an agent"
 SPEED_CHOICES = [("¼× (slow motion)", 0.25), ("½×", 0.5), ("1× real time", 1.0), ("2×", 2.0), ("4×", 4.0),
                  ("as fast as possible", None)]
+REAL_TIME = 2   # SPEED_CHOICES' index of 1×
 
 
 def _spin(lo, hi, val, step=1):
@@ -282,8 +283,8 @@ class AgentsPanel(QDockWidget):
         self.speed = QComboBox()
         for label, _ in SPEED_CHOICES:
             self.speed.addItem(label)
-        self.speed.setCurrentIndex(2)
-        self._speed_index = 2   # the choice in force (a refused one goes back to it)
+        self.speed.setCurrentIndex(REAL_TIME)
+        self._speed_index = REAL_TIME   # the choice in force (a refused one goes back to it)
         self.speed.currentIndexChanged.connect(self._speed_chosen)
         row2.addWidget(QLabel("Speed"))
         row2.addWidget(self.speed)
@@ -564,6 +565,10 @@ class AgentsPanel(QDockWidget):
         self.attach_btn.setText("Attach")
         self.takeover_btn.setChecked(False)
         self.takeover_btn.setEnabled(False)
+        self.takeover_btn.setText("Take over (Tab)")
+        fast = SPEED_CHOICES[self._speed_index][1]
+        if (fast is None or fast > 1.0) and not self.window._closing:
+            self.speed.setCurrentIndex(REAL_TIME)   # the agent's pace is no pace for a person playing on
         self.status.setText("no agent attached")
         self.lag.setText("")
         self.lag.hide()   # (no blank line under the status while no agent plays)
