@@ -31,13 +31,23 @@ class SnapshotsPanel(QDockWidget):
         self.list.itemActivated.connect(lambda it: self.load_requested.emit(it.data(Qt.ItemDataRole.UserRole)))
         lay.addWidget(self.list)
         row = QHBoxLayout()
+        self.buttons: dict[str, QPushButton] = {}
         for text, slot in (("Load", self._load), ("Rename…", self._rename), ("Delete", self._delete),
                            ("Export…", self._export), ("Import…", self._import)):
-            b = QPushButton(text, w)
+            b = self.buttons[text] = QPushButton(text, w)
             b.clicked.connect(slot)
             row.addWidget(b)
         lay.addLayout(row)
         self.setWidget(w)
+        self.list.currentItemChanged.connect(self._enable)
+        self._enable()
+
+    def _enable(self, *_) -> None:
+        """What acts on one state waits for a state to be chosen (a click that did nothing said nothing)."""
+        chosen = self.list.currentItem() is not None
+        for text in ("Load", "Rename…", "Delete", "Export…"):
+            self.buttons[text].setEnabled(chosen)
+            self.buttons[text].setToolTip("" if chosen else "Choose a state in the list first")
 
     def set_game(self, md5: str | None, title: str = "") -> None:
         self.md5, self.title = md5, title
@@ -59,6 +69,7 @@ class SnapshotsPanel(QDockWidget):
                     item.setIcon(QIcon(QPixmap.fromImage(img)))
             item.setData(Qt.ItemDataRole.UserRole, e.slot)
             self.list.addItem(item)
+        self._enable()
 
     def _current(self) -> int | None:
         it = self.list.currentItem()
