@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QIcon, QImage, QPixmap
 from PySide6.QtWidgets import (QDockWidget, QFileDialog, QHBoxLayout, QLineEdit, QListWidget, QListWidgetItem,
                                QPushButton, QVBoxLayout, QWidget)
@@ -25,6 +25,8 @@ class LibraryPanel(QDockWidget):
         self.search.setPlaceholderText("Search games… (type to filter)")
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self._filter)
+        self.search.returnPressed.connect(self._open_match)
+        self.search.installEventFilter(self)   # Up and Down move the highlight through the matches
         lay.addWidget(self.search)
         self.list = QListWidget(w)
         self.list.setIconSize(QSize(80, 52))
@@ -73,6 +75,41 @@ class LibraryPanel(QDockWidget):
     def visible_infos(self) -> list:
         return [self.list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.list.count())
                 if not self.list.item(i).isHidden()]
+
+    def show_current(self, md5: str) -> None:
+        """Highlight the game being played (none when it came from a file outside the list)."""
+        item = self.items_by_md5.get(md5)
+        self.list.setCurrentItem(item)
+        if item is None:
+            self.list.clearSelection()
+        elif not item.isHidden():
+            self.list.scrollToItem(item)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt API)
+        if obj is self.search and event.type() == QEvent.Type.KeyPress \
+                and event.key() in (Qt.Key.Key_Down, Qt.Key.Key_Up):
+            self._step_match(1 if event.key() == Qt.Key.Key_Down else -1)
+            return True
+        return super().eventFilter(obj, event)
+
+    def _step_match(self, step: int) -> None:
+        shown = [self.list.item(i) for i in range(self.list.count()) if not self.list.item(i).isHidden()]
+        if not shown:
+            return
+        cur = self.list.currentItem()
+        k = shown.index(cur) + step if cur in shown else (0 if step > 0 else len(shown) - 1)
+        self.list.setCurrentItem(shown[max(0, min(len(shown) - 1, k))])
+        self.list.scrollToItem(self.list.currentItem())
+
+    def _open_match(self) -> None:
+        """Return in the search box plays the highlighted game where the filter shows it, else the first
+        game it shows."""
+        item = self.list.currentItem()
+        if item is None or item.isHidden() or not self.search.text().strip():
+            item = next((self.list.item(i) for i in range(self.list.count()) if not self.list.item(i).isHidden()),
+                        None)
+        if item is not None and self.search.text().strip():
+            self.game_chosen.emit(item.data(Qt.ItemDataRole.UserRole))
 
     def _activated(self, item: QListWidgetItem) -> None:
         self.game_chosen.emit(item.data(Qt.ItemDataRole.UserRole))
