@@ -17,7 +17,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
                                QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
-from .panels.scroll import scrolled
+from .panels.scroll import fixed, scrolled
 from .training_worker import train_main
 
 MOVING_AVERAGE = 10
@@ -151,6 +151,7 @@ class TrainingPanel(QDockWidget):
         self.avg = self.plot.plot([], [], pen=pg.mkPen((255, 150, 0), width=2),
                                   name=f"moving average ({MOVING_AVERAGE})")
         self.plot.setMinimumHeight(200)
+        fixed(self.plot)
         lay.addWidget(self.plot)
         lay.addStretch(1)
         self.setWidget(scrolled(body))

@@ -15,7 +15,7 @@ import numpy as np
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QComboBox, QDockWidget, QFormLayout, QLabel, QVBoxLayout, QWidget
 
-from .scroll import scrolled
+from .scroll import fixed, scrolled
 
 MARK_COLOURS = {"random": (190, 190, 190), "human": (255, 90, 90)}   # dashed; published agents: gold, dotted
 AGENT_MARK = (255, 200, 40)
@@ -159,14 +159,17 @@ class ScoresPanel(QDockWidget):
         self.left_out.setWordWrap(True)
         self.left_out.hide()
         lay.addWidget(self.left_out)
+        legend = {"offset": (-10, 10), "brush": pg.mkBrush(0, 0, 0, 170)}   # bars stay readable behind it
         self.hist = pg.PlotWidget(title="Histogram")
-        self.hist.addLegend(offset=(-10, 10))
+        self.hist.addLegend(**legend)
         self.cdf = pg.PlotWidget(title="Empirical CDF")
         self.cdf.setYRange(0, 1)
-        self.cdf.addLegend(offset=(-10, 10))
-        self.across = pg.PlotWidget(title="Across games: fraction of games with normalised score ≥ x")
+        self.cdf.addLegend(**legend)
+        self.across = pg.PlotWidget(title="Games with normalised score ≥ x")
+        self.across.setLabel("left", "fraction of games")
         for w in (self.hist, self.cdf, self.across):
             w.setMinimumHeight(150)
+            fixed(w)
             lay.addWidget(w)
         if not self.human_sets:
             self.across.hide()
@@ -306,6 +309,7 @@ class ScoresPanel(QDockWidget):
         allv = np.concatenate(list(self.data.values())) if self.data else np.zeros(0)
         allv = allv[np.isfinite(allv)]
         lines = []
+        top = 0.0
         if allv.size:
             lo, hi = float(allv.min()), float(allv.max())
             if hi == lo:
@@ -323,6 +327,10 @@ class ScoresPanel(QDockWidget):
                 xs, ys = ecdf(v)
                 self.cdf.plot(np.repeat(xs, 2)[1:], np.repeat(ys, 2)[:-1], name=p, pen=pg.mkPen(col, width=2))
                 lines.append(f"{p}: n={v.size}, mean {v.mean():.4g}, median {np.median(v):.4g}")
+                top = max(top, float(frac.max()))
+        if top:
+            # headroom above the tallest bar for the legend's rows, so that it covers no bar
+            self.hist.setYRange(0, top * (1.15 + 0.13 * len(lines)), padding=0)
         self._draw_marks(ref, how, allv)
         if self.marks:
             lines.append("published: " + ", ".join(f"{label} {v:.4g}" for label, v in self.marks))
