@@ -24,6 +24,7 @@ from .thumbnails import ThumbnailLoader
 from .worker import SPEEDS, EmulatorWorker
 
 APP = "Arcade Lab"
+BANNER_MS = 12_000  # how long a finished session's summary stays over the game
 
 
 def _without(reason: str, path: str) -> str:
@@ -53,6 +54,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(APP)
         self.view = GameView(self)
         self.setCentralWidget(self.view)
+        self._banner = ""   # shown over the next game loaded (a finished session's summary)
         self.input = InputState(KeyMap.load(self.settings))
         self.key_filter = KeyFilter(self.input, self)
         QApplication.instance().installEventFilter(self.key_filter)
@@ -389,9 +391,12 @@ class MainWindow(QMainWindow):
         if "speed" in sess.locks:
             self._tick_speed(1.0)   # the worker put the game back to real time
         self.snapshots.set_game(sess.info.md5, sess.info.title)
+        self.library.show_current(sess.info.md5)
         self.sessions.refresh()
         self.view.set_palette(self._palette_for(sess))
-        self.view.message = ""
+        self.view.message, self._banner = self._banner, ""
+        if self.view.message:
+            QTimer.singleShot(BANNER_MS, self, lambda m=self.view.message: self._clear_message(m))
         if QApplication.activeModalWidget() is None:
             self.view.setFocus()  # a game chosen in the library (or a replay) is played with the keys at once
         self.view.set_corner("")
@@ -399,6 +404,10 @@ class MainWindow(QMainWindow):
         self.st_game.setText(f"{sess.info.title} ({sess.info.id})" + ("" if sess.has_rules else " — no game rules"))
         self.setWindowTitle(f"{sess.info.title} — {APP}")
         self._build_mode_menus(sess)
+
+    def _clear_message(self, text: str) -> None:
+        if self.view.message == text:
+            self.view.message = ""
 
     def _build_mode_menus(self, sess: PlaySession) -> None:
         self.mode_menu.clear()
@@ -656,8 +665,15 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(last, 6000)
         if "finished" in last or "complete" in last:
             self.sessions.refresh()
-        if getattr(sess, "complete", False):
-            self.view.message = f"{last} — Session ▸ Export… to save it"
+        if getattr(sess, "complete", False) and sess is self.session and not self._closing:
+            self._free_play_after(sess, last)
+
+    def _free_play_after(self, sess, summary: str) -> None:
+        """A session that has played all its episodes is in the store already (each episode was written
+        when it ended): the game goes on in free play, with the summary over it for a while."""
+        self._banner = (f"{summary}. Saved to the leaderboard (Session ▸ Export session… writes it to "
+                        "files). Free play now.")
+        self.open_game(sess.info.path, ask=False, mode=sess.env.mode, difficulty=sess.difficulty)
 
     def new_session_dialog(self) -> None:
         if self.store is None:

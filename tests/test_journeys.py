@@ -196,6 +196,25 @@ def test_typing_breakout_into_the_library_search_filters_the_list(open_window, q
     assert not win.input.snapshot().left
 
 
+def test_the_library_highlights_the_game_played_and_return_in_the_search_plays_a_match(open_window, qtbot):
+    win = open_window("pong")
+    activate(win, qtbot)
+    lst = win.library.list
+    qtbot.waitUntil(lambda: lst.currentItem() is not None, timeout=5000)
+    assert lst.currentItem().data(Qt.ItemDataRole.UserRole).id == "pong"   # the game being played
+    click_into(qtbot, win.library.search)
+    qtbot.keyClicks(focused(), "space")
+    shown = [i.id for i in win.library.visible_infos()]
+    assert len(shown) >= 2 and "pong" not in shown
+    qtbot.keyClick(focused(), Qt.Key.Key_Down)        # the highlight moves onto the matches
+    qtbot.keyClick(focused(), Qt.Key.Key_Down)
+    assert lst.currentItem().data(Qt.ItemDataRole.UserRole).id == shown[1]
+    qtbot.keyClick(focused(), Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: win.session.info.id == shown[1], timeout=30000)
+    assert lst.currentItem().data(Qt.ItemDataRole.UserRole).id == shown[1]
+    assert focused() is win.view                         # and the keys play it at once
+
+
 def test_typing_a_player_name_into_the_new_session_dialog(open_window, qtbot, tmp_path):
     win = open_window("pong", store=Store(tmp_path / "s.db"))
     activate(win, qtbot)
@@ -377,6 +396,30 @@ def test_f5_saves_and_f7_loads_the_same_slot(open_window, qtbot):
     shot(win, "save-load")
 
 
+def test_the_save_states_dock_acts_on_a_chosen_state_and_says_when_it_is_locked(open_window, qtbot, tmp_path):
+    from test_journeys_agents import show_dock_tab
+
+    win = open_window("pong", store=Store(tmp_path / "s.db"))
+    activate(win, qtbot)
+    click_into(qtbot, win.view)
+    qtbot.keyClick(focused(), Qt.Key.Key_F5)
+    qtbot.waitUntil(lambda: "Saved to slot 1" in win.view.notice, timeout=5000)
+    dock = win.snapshots
+    show_dock_tab(win, qtbot, "Save states")
+    qtbot.waitUntil(lambda: dock.list.count() == 1 and in_sight(dock.list.viewport()), timeout=5000)
+    load = dock.buttons["Load"]
+    assert not load.isEnabled() and "Choose a state" in load.toolTip()   # nothing chosen: nothing to load
+    new_session(win, qtbot, "ann")
+    qtbot.waitUntil(lambda: getattr(win.session, "recording", False), timeout=30000)
+    show_dock_tab(win, qtbot, "Save states")
+    item = dock.list.item(0)
+    qtbot.mouseClick(dock.list.viewport(), Qt.MouseButton.LeftButton, pos=dock.list.visualItemRect(item).center())
+    assert load.isEnabled()
+    click_into(qtbot, load)
+    assert "Locked: no loading states" in win.view.notice
+    assert getattr(win.session, "recording", False)
+
+
 # -- c. a scored session is never ended silently ------------------------------------------------------------
 def test_switching_game_mid_session_asks_first(open_window, qtbot, tmp_path):
     win, sess = scored_pong(open_window, qtbot, tmp_path)
@@ -552,6 +595,31 @@ def test_scored_session_shows_refusals_and_a_permanent_badge(open_window, qtbot,
     qtbot.waitUntil(lambda: "Locked: no save states" in win.view.notice, timeout=5000)
     assert re.fullmatch(badge, win.view.corner)
     shot(win, "scored")
+
+
+def test_a_finished_session_is_saved_and_play_goes_on_freely(open_window, qtbot, tmp_path, monkeypatch):
+    from dataclasses import replace
+
+    from arcade_lab.agents.evaluation import presets
+
+    monkeypatch.setitem(presets.PRESETS, "ale2013", replace(presets.PRESETS["ale2013"], max_frames=40, episodes=2))
+    win, sess = scored_pong(open_window, qtbot, tmp_path)
+    click_into(qtbot, win.view)
+    qtbot.waitUntil(lambda: win.session is not sess, timeout=20000)   # both episodes ran out of frames
+    assert sess.complete and len(sess.scores) == 2
+    assert not getattr(win.session, "recording", False) and win.session.info.id == "pong"
+    assert win.view.message.startswith("Session complete: 2 episodes")
+    assert "Saved to the leaderboard" in win.view.message and "Free play now" in win.view.message
+    shot(win, "session-complete")
+    board = win.sessions.board
+    qtbot.waitUntil(lambda: board.topLevelItemCount() == 1, timeout=5000)
+    assert board.topLevelItem(0).text(2) == "human:ann"
+    f = win.session.frame_number
+    qtbot.keyClick(focused(), Qt.Key.Key_P)           # free play: pause is no longer locked
+    qtbot.waitUntil(lambda: win.view.pause_label == "PAUSED", timeout=5000)
+    assert "Locked" not in win.view.notice
+    qtbot.keyClick(focused(), Qt.Key.Key_P)
+    qtbot.waitUntil(lambda: win.session.frame_number > f + 10, timeout=5000)
 
 
 def test_the_episode_being_played_shows_no_score_or_frames_yet(open_window, qtbot, tmp_path):
