@@ -73,10 +73,14 @@ class SaveState:
 
     def check_rom(self, md5: str, title: str = "") -> None:
         """Refuse a state made for another cartridge (the machine would crash or show garbage)."""
-        if self.md5 != md5:
-            theirs = self.header.get("title") or self.header.get("game") or "another game"
-            raise StateFileError(f"This state was saved for {theirs} (ROM md5 {self.md5}), not for "
-                                 f"{title or 'the game that is loaded'} (md5 {md5}); load that game first.")
+        if self.md5 == md5:
+            return
+        theirs = self.header.get("title") or self.header.get("game") or ""
+        if theirs and title and theirs != title:
+            raise StateFileError(f"This state was saved for {theirs}, not for {title}: open {theirs} first.")
+        # the same title on both sides is another ROM of the game (a revision, a PAL copy): the files tell
+        raise StateFileError(f"This state was saved for another ROM{' of ' + theirs if theirs else ''} (md5 "
+                             f"{self.md5[:8]}…), not for the one loaded (md5 {md5[:8]}…): open that ROM first.")
 
 
 def encode(st: SaveState) -> bytes:
@@ -248,11 +252,12 @@ class Slots:
         st = self.load(md5, slot)
         return write(Path(dest), st)
 
-    def import_file(self, src, md5: str | None = None) -> tuple[str, int]:
-        """Copy a state file into its ROM's folder (first free slot); refuses it for another ``md5``."""
+    def import_file(self, src, md5: str | None = None, title: str = "") -> tuple[str, int]:
+        """Copy a state file into its ROM's folder (first free slot); refuses it for another ``md5`` (the
+        game ``title``)."""
         st = read(src)
         if md5 is not None:
-            st.check_rom(md5)
+            st.check_rom(md5, title)
         slot = self.free_slot(st.md5)
         write(self.path(st.md5, slot), st)
         return st.md5, slot

@@ -66,8 +66,10 @@ def test_refuses_state_of_another_rom(pong, tmp_path):
         statefile.to_session(st, breakout)
     np.testing.assert_array_equal(breakout.s, before)       # nothing was touched
     path = statefile.write(tmp_path / "pong.a26s", st)
-    with pytest.raises(StateFileError, match="not for"):
-        slots.import_file(path, breakout.info.md5)
+    with pytest.raises(StateFileError, match="^This state was saved for Pong, not for Breakout: open Pong first.$"):
+        slots.import_file(path, breakout.info.md5, breakout.info.title)
+    with pytest.raises(StateFileError, match=r"another ROM of Pong \(md5 [0-9a-f]{8}…\), not for the one loaded"):
+        slots.import_file(path, breakout.info.md5, "Pong")   # another ROM of the same game
 
 
 @pytest.mark.parametrize("damage", ["truncate", "flip", "version", "garbage", "empty"])

@@ -105,7 +105,7 @@ class SnapshotsPanel(QDockWidget):
     def _import(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Import state", "", f"Save states (*{SUFFIX});;All files (*)")
         if path:
-            self._try(lambda: self.slots.import_file(path, self.md5))
+            self._try(lambda: self.slots.import_file(path, self.md5, self.title))
 
     def _try(self, fn) -> None:
         try:
