@@ -261,7 +261,9 @@ class MainWindow(QMainWindow):
                 if a.menu() is not None:
                     walk(a.menu())
                 elif not a.shortcut().isEmpty():
-                    lines.append(f"{a.text().replace('&', '').rstrip('…')}: {a.shortcut().toString()}")
+                    key = a.shortcut().toString()
+                    name = a.text().replace("&", "").rstrip("…").replace(f" ({key})", "")   # (named once)
+                    lines.append(f"{name}: {key}")
         for top in self.menuBar().actions():
             if top.menu() is not None:
                 walk(top.menu())

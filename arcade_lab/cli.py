@@ -99,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.set_defaults(func=_cmd_games)
 
     pl = sub.add_parser("play", help="open the desktop app (default)")
-    pl.add_argument("game", nargs="?", default=None, help="game id, md5 or ROM path (default: pong)")
+    pl.add_argument("game", nargs="?", default=None, help="game id, md5 or ROM path (default: the game played last, Pong the first time)")
     pl.add_argument("--frames", type=int, default=0, help="quit after this many frames (smoke tests)")
     pl.add_argument("--self-test", action="store_true", help="load a game headless, run frames, exit 0")
     pl.set_defaults(func=_cmd_play)

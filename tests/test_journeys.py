@@ -282,6 +282,7 @@ def test_help_lists_the_keys_as_mapped_and_holds_the_game(open_window, qtbot):
     activate(win, qtbot)
     click_into(qtbot, win.view)
     win.input.keymap.set("fire", ["Space", "X"])       # as Remap keys… leaves it
+    qtbot.waitUntil(lambda: win._agent_ui is not None, timeout=60000)   # (the Agents menu comes just after)
     said = {}
 
     def read(box):
@@ -297,6 +298,7 @@ def test_help_lists_the_keys_as_mapped_and_holds_the_game(open_window, qtbot):
     lines = said["text"].splitlines()
     assert "Fire button: Space or X" in lines and "Console RESET (hold): F2" in lines
     assert "Save state: F5" in lines and "Presentation mode: F12" in lines and "New session: Ctrl+N" in lines
+    assert "Take over / give back: Tab" in lines                # the key is named once
     assert said["frames"] <= 1                           # the game waited while the box was up
 
 
