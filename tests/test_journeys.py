@@ -970,6 +970,7 @@ def test_verify_result_has_a_line_of_its_own_in_the_sessions_dock(open_window, q
     verify = win.sessions.buttons["Verify"]
     assert not where.intersects(QRect(verify.mapTo(win, verify.rect().topLeft()), verify.size()))
     assert "confirmed" not in win.statusBar().currentMessage()
+    qtbot.waitUntil(lambda: tree.topLevelItem(0).text(3) == "2/2", timeout=5000)   # the session's row counts them
     shot(win.sessions, "verify")
 
 
