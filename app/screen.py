@@ -206,23 +206,43 @@ class GameView(QWidget):
             return QRect()
         return self._overlay_layout()[1]
 
-    def _overlay_layout(self) -> tuple[QFont, QRect, QRect]:
+    def _overlay_rows(self) -> list[tuple[str, bool]]:
+        """(text, whether it is a value): the title, then each figure's name above its value ("Score 12" →
+        "Score", "12"). Read from the back of a hall, the value is what matters."""
+        rows = [(self.overlay_lines[0], False)]
+        for line in self.overlay_lines[1:]:
+            name, _, value = line.rpartition(" ")
+            rows += [(name, False), (value, True)] if name and value.lstrip("-").isdigit() else [(line, False)]
+        return rows
+
+    def _overlay_layout(self) -> tuple[list[tuple[str, QFont, QRect]], QRect]:
+        """Each row's text, font and box, and the whole box: values as large as the column's width allows
+        (up to a fifth of the view's height), names and the title smaller."""
         H = self.height()
-        column = self._score_column()
+        width = self._score_column() - 2 * MARGIN - 2 * PAD
+        rows = self._overlay_rows()
+        values = sum(1 for _, value in rows if value)
+        room = H - 2 * MARGIN - 2 * PAD
+        small = room // (3 * len(rows))                       # a name's or the title's height at most
+        big = min(H // 5, (room - small * (len(rows) - values)) // max(1, values))
         base = QFont(self.font())
         base.setBold(True)
-        flags = Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap
-        f, box = fitted_font(base, "\n".join(self.overlay_lines), column - 2 * MARGIN - 2 * PAD,
-                             H - 2 * MARGIN - 2 * PAD, max(14, H // 16), flags=flags)
-        outer = QRect(MARGIN, MARGIN, box.width() + 2 * PAD, box.height() + 2 * PAD)
-        return f, outer, outer.adjusted(PAD, PAD, -PAD, -PAD)
+        laid, y, right = [], MARGIN + PAD, 0
+        for text, value in rows:
+            flags = Qt.AlignmentFlag.AlignLeft | (Qt.TextFlag(0) if value else Qt.TextFlag.TextWordWrap)
+            f, box = fitted_font(base, text, width, big if value else small, big if value else small, flags=flags)
+            laid.append((text, f, QRect(MARGIN + PAD, y, box.width(), box.height())))
+            y += box.height()
+            right = max(right, box.width())
+        return laid, QRect(MARGIN, MARGIN, right + 2 * PAD, y + PAD - MARGIN)
 
     def _paint_overlay(self, p: QPainter) -> None:
-        f, outer, text = self._overlay_layout()
-        p.setFont(f)
+        laid, outer = self._overlay_layout()
         p.fillRect(outer, QColor(0, 0, 0, 170))
         p.setPen(QColor(255, 255, 255))
-        p.drawText(text, Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap, "\n".join(self.overlay_lines))
+        for text, f, box in laid:
+            p.setFont(f)
+            p.drawText(box, Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap, text)
 
     def _paint_pause(self, p: QPainter) -> None:
         base = QFont(self.font())

@@ -107,6 +107,20 @@ def test_presentation_score_box_fits_with_all_its_text(view, size, tv):
     assert view.overlay_rect().isEmpty() and not (_pixels(view) == 255).all(axis=-1).any()
 
 
+def test_presentation_shows_the_score_large_enough_for_the_back_of_a_hall(view):
+    view.resize(1400, 1000)
+    view.presentation = True
+    view.overlay_lines = ["Breakout", "Score 35", "Lives 3"]
+    view.show_frame(np.zeros((210, 160), np.uint8))
+    white = (_pixels(view) == 255).all(axis=-1)
+    rows = {text: box for text, _, box in view._overlay_layout()[0]}
+    assert list(rows) == ["Breakout", "Score", "35", "Lives", "3"]
+    score = rows["35"]
+    inked = np.nonzero(white[score.top():score.bottom() + 1, score.left():score.right() + 1].any(axis=1))[0]
+    assert inked.max() - inked.min() >= view.height() // 10   # the digits themselves, a tenth of the height
+    assert rows["Score"].height() < score.height() / 2          # the name smaller than its value
+
+
 def test_a_long_corner_badge_stays_inside_the_smallest_view(view):
     view.resize(320, 210)
     view.set_corner("SCORED · ALE 2013 beginner · episode 1/5 · 4:59 left")
