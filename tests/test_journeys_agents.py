@@ -344,6 +344,23 @@ def test_attach_take_over_give_back_and_detach_an_agent(open_window, qtbot):
     assert not np.isnan(paddle_y(win))
 
 
+def test_pausing_a_watched_agent_says_paused_and_its_figures_name_the_recording(open_window, qtbot):
+    win = open_window("pong", gamepads=False)
+    activate(win, qtbot)
+    attach(win, qtbot, "Random", "current state")
+    ap = win.agent_ui.agents
+    assert re.search(r" · recording \d+ frames, score -?\d+ · ", ap.status.text())   # since it was attached
+    click(qtbot, ap.play_btn)
+    qtbot.waitUntil(lambda: win.view.pause_label == "PAUSED", timeout=5000)
+    qtbot.waitUntil(lambda: win.st_fps.text() == "paused", timeout=5000)
+    assert ap.play_btn.text() == "Play" and win.pause_action.isChecked()
+    f = win.session.frame_number
+    qtbot.wait(300)
+    assert win.session.frame_number == f
+    click(qtbot, ap.play_btn)
+    qtbot.waitUntil(lambda: win.view.pause_label == "" and win.session.frame_number > f, timeout=5000)
+
+
 # -- 3. the Scores dock says which episodes it leaves out ---------------------------------------------------
 def show_dock_tab(win, qtbot, title: str) -> None:
     """Click ``title``'s tab where the right column's docks share a tab group."""

@@ -663,7 +663,8 @@ class AgentsPanel(QDockWidget):
         if self.overlay.isVisible():
             self.overlay.set_data(overlay)
         who = "agent" if d.agent_in_control else "you"
-        self.status.setText(f"{d.name} — {who} in control · episode frame {d.episode_frames}, "
+        # the episode recorded since the agent was attached (the status bar counts the console's)
+        self.status.setText(f"{d.name} — {who} in control · recording {d.episode_frames} frames, "
                             f"score {d.episode_score:g} · {d.decisions} decisions, {d.episodes_done} episodes")
         self.lag.setText(self._lag_line(d))
         self.lag.setVisible(bool(self.lag.text()))
