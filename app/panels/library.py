@@ -50,10 +50,15 @@ class LibraryPanel(QDockWidget):
         self.list.clear()
         self.items_by_md5.clear()
         self.infos = list(infos)
+        # every row as tall as with its thumbnail from the start: rows growing as thumbnails arrive moved
+        # the list under a row scrolled into view (the game being played)
+        blank = QPixmap(self.list.iconSize())
+        blank.fill(Qt.GlobalColor.transparent)
         for info in self.infos:
             label = f"{info.title}\n{info.id}" + ("" if info.supported else "  (no game rules)")
             item = QListWidgetItem(label)
             item.setData(Qt.ItemDataRole.UserRole, info)
+            item.setIcon(QIcon(blank))
             item.setToolTip(f"{info.title} — {info.path}\nmd5 {info.md5}, {info.scheme}, {info.rules_label}")
             self.list.addItem(item)
             self.items_by_md5[info.md5] = item
@@ -83,7 +88,7 @@ class LibraryPanel(QDockWidget):
         if item is None:
             self.list.clearSelection()
         elif not item.isHidden():
-            self.list.scrollToItem(item)
+            self.list.scrollToItem(item, QListWidget.ScrollHint.PositionAtCenter)
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt API)
         if obj is self.search and event.type() == QEvent.Type.KeyPress \
