@@ -127,6 +127,7 @@ class AgentDriver:
         self.behind_s = 0.0                        # game time lost against the wall clock
         self.realtime_factor = 1.0                 # game seconds per wall second, recent
         self._rt_window: list[tuple[float, int]] = []
+        self._pace_seen = 0
         self._frames = 0
         self._lost_seen: float | None = None
         # keep real time: planners get deadlines (only those that take one: ``next_deadline``)
@@ -493,6 +494,10 @@ class AgentDriver:
             if self._lost_seen is not None and not w.paused and not w.unthrottled and w.speed == 1.0:
                 self.behind_s += lost - self._lost_seen
             self._lost_seen = lost
+            pace = getattr(w, "pace_changes", 0)
+            if pace != self._pace_seen:   # paused, held or sped up: the new pace is measured alone
+                self._pace_seen = pace
+                self._rt_window.clear()
         self._rt_window.append((now, self._frames))
         # keep one sample at or before the 2 s window's start, so a long decision stays in the average
         while len(self._rt_window) > 2 and now - self._rt_window[1][0] >= 2.0:

@@ -43,6 +43,7 @@ class EmulatorWorker(QThread):
         self.held = False                # a dialog is open over the window: the game waits for the player
         self.speed = 1.0
         self.unthrottled = False
+        self.pace_changes = 0            # pauses, holds, steps and speed changes so far
         self.sound_on = True
         self.rewind = Rewind()
         self.rewinding = False
@@ -122,6 +123,8 @@ class EmulatorWorker(QThread):
     # -- the loop -----------------------------------------------------------------------------------------
     def _handle(self, cmd, arg, kw) -> bool:
         """Returns True when a single step was requested."""
+        if cmd in ("pause", "hold", "step", "speed"):
+            self.pace_changes += 1   # (a real-time factor measured across the change would mean nothing)
         if cmd == "load":
             try:
                 sess = PlaySession(arg, **(kw or {}))

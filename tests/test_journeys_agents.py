@@ -344,7 +344,7 @@ def test_attach_take_over_give_back_and_detach_an_agent(open_window, qtbot):
     assert not np.isnan(paddle_y(win))
 
 
-def test_pausing_a_watched_agent_says_paused_and_its_figures_name_the_recording(open_window, qtbot):
+def test_pausing_a_watched_agent_says_paused_and_its_figures_name_the_recording_and_the_pace_since(open_window, qtbot):
     win = open_window("pong", gamepads=False)
     activate(win, qtbot)
     attach(win, qtbot, "Random", "current state")
@@ -355,10 +355,12 @@ def test_pausing_a_watched_agent_says_paused_and_its_figures_name_the_recording(
     qtbot.waitUntil(lambda: win.st_fps.text() == "paused", timeout=5000)
     assert ap.play_btn.text() == "Play" and win.pause_action.isChecked()
     f = win.session.frame_number
-    qtbot.wait(300)
+    qtbot.wait(2500)                                   # longer than the real-time figure's 2 s window
     assert win.session.frame_number == f
     click(qtbot, ap.play_btn)
-    qtbot.waitUntil(lambda: win.view.pause_label == "" and win.session.frame_number > f, timeout=5000)
+    qtbot.waitUntil(lambda: win.view.pause_label == "" and win.session.frame_number > f + 30, timeout=5000)
+    qtbot.wait(300)                                    # (the panel's next poll)
+    assert ap.lag.text().startswith("real time ("), ap.lag.text()   # the pause is not counted as slowness
 
 
 # -- 3. the Scores dock says which episodes it leaves out ---------------------------------------------------
