@@ -410,6 +410,7 @@ class MainWindow(QMainWindow):
     def _clear_message(self, text: str) -> None:
         if self.view.message == text:
             self.view.message = ""
+            self.view.update()   # (a paused game paints no frame that would clear it)
 
     def _build_mode_menus(self, sess: PlaySession) -> None:
         self.mode_menu.clear()
