@@ -1000,7 +1000,16 @@ class MainWindow(QMainWindow):
         worker = getattr(self, "worker", None)
         if worker is not None and e.type() in (QEvent.Type.WindowBlocked, QEvent.Type.WindowUnblocked):
             worker.hold(e.type() == QEvent.Type.WindowBlocked)
+        if e.type() == QEvent.Type.WindowUnblocked:
+            QTimer.singleShot(0, self, self._take_keys_back)
         return super().event(e)
+
+    def _take_keys_back(self) -> None:
+        """Once a dialog has closed, the window takes the keys again where nothing else did (without a
+        window manager nobody hands activation back, and the menu shortcuts — P, F5 — went dead while
+        the game's keys still arrived)."""
+        if QApplication.activeWindow() is None and QApplication.activeModalWidget() is None and self.isVisible():
+            self.activateWindow()
 
     def closeEvent(self, event) -> None:  # noqa: N802
         if not self.confirm_leave("Quit"):

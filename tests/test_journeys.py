@@ -333,6 +333,19 @@ def test_a_portable_data_folder_holds_scores_settings_and_screenshots(qtbot, mon
     assert all(Path(p).is_relative_to(folder) for p in places.values()), places
 
 
+def test_shortcuts_work_again_once_a_dialog_is_answered_with_the_keyboard(open_window, qtbot):
+    win = open_window("pong")
+    activate(win, qtbot)
+    click_into(qtbot, win.view)
+    w = WhenModal(lambda box: QTimer.singleShot(0, lambda: _press(box, Qt.Key.Key_Return)))
+    _choose(_menu(win, qtbot, "&Help"), qtbot, "About")
+    w.stop()
+    qtbot.waitUntil(lambda: QApplication.activeModalWidget() is None, timeout=5000)
+    qtbot.waitUntil(win.isActiveWindow, timeout=5000)   # the window has the keys back, not nobody
+    qtbot.keyClick(focused() or win, Qt.Key.Key_P)        # a menu shortcut, not a game key
+    qtbot.waitUntil(lambda: win.view.pause_label == "PAUSED", timeout=5000)
+
+
 def test_remap_dialog_captures_left_and_a(open_window, qtbot):
     from PySide6.QtTest import QTest
 
