@@ -693,11 +693,12 @@ class ALEVectorInterface:
     ``get_num_envs()``, ``get_observation_shape()`` and ``handle()``; ``AtariVectorEnv.ale`` is one. It
     runs on an ``AtariVectorEnv`` made with the same options."""
 
-    def __init__(self, rom_path: os.PathLike, num_envs: int, frame_skip: int, stack_num: int, img_height: int,
-                 img_width: int, grayscale: bool, maxpool: bool, noop_max: int, use_fire_reset: bool,
-                 episodic_life: bool, life_loss_info: bool, reward_clipping: bool, max_episode_steps: int,
-                 repeat_action_probability: float, full_action_space: bool, batch_size: int, num_threads: int,
-                 thread_affinity_offset: int, autoreset_mode) -> None:
+    def __init__(self, rom_path: os.PathLike, num_envs: int, frame_skip: int = 4, stack_num: int = 4,
+                 img_height: int = 84, img_width: int = 84, grayscale: bool = True, maxpool: bool = True,
+                 noop_max: int = 30, use_fire_reset: bool = True, episodic_life: bool = False,
+                 life_loss_info: bool = False, reward_clipping: bool = True, max_episode_steps: int = 108000,
+                 repeat_action_probability: float = 0.0, full_action_space: bool = False, batch_size: int = 0,
+                 num_threads: int = 0, thread_affinity_offset: int = -1, autoreset_mode="NextStep") -> None:
         env = sys.modules[__name__].AtariVectorEnv(   # (made on first use, as the module's other classes)
             os.fspath(rom_path), num_envs, frameskip=frame_skip, stack_num=stack_num, img_height=img_height,
             img_width=img_width, grayscale=grayscale, maxpool=maxpool, noop_max=noop_max,

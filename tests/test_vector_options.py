@@ -422,6 +422,21 @@ def test_the_vector_interface_answers_as_ale_py_s():
         ours.close()
     with pytest.raises(ValueError, match="Invalid autoreset_mode"):
         compat.ALEVectorInterface(*args[:-1], "Disabled")
+    # ale-py's defaults: the ROM and the number of environments are enough
+    import inspect
+
+    ours, theirs = compat.ALEVectorInterface(args[0], 2), ale_py.ALEVectorInterface(args[0], 2)
+    try:
+        seeds = np.array([5, 6])
+        _same("reset", ours.reset(np.arange(2), seeds), theirs.reset(np.arange(2), seeds))
+        ours.send(np.array([1, 2]), np.ones(2, np.float32))
+        theirs.send(np.array([1, 2]), np.ones(2, np.float32))
+        _same("step", ours.recv(), theirs.recv())
+    finally:
+        ours.close()
+    defaults = {k: p.default for k, p in inspect.signature(compat.ALEVectorInterface).parameters.items()}
+    assert defaults["stack_num"] == 4 and defaults["repeat_action_probability"] == 0.0   # (ale-py's docstring's)
+    assert defaults["autoreset_mode"] == "NextStep" and defaults["max_episode_steps"] == 108000
     with pytest.raises(ValueError, match="Invalid autoreset_mode"):
         gym.make_vec("ArcadeLab/Breakout-v5", num_envs=2, autoreset_mode=gym.vector.AutoresetMode.DISABLED)
 
