@@ -646,7 +646,7 @@ def _make_atari_env():
                 ale.setMode(self._mode)
             if self._difficulty is not None:
                 ale.setDifficulty(self._difficulty)
-            self.env, self._sound = ale._env, ale._sound
+            self.machine, self._sound = ale._env, ale._sound
 
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
@@ -668,8 +668,8 @@ def _make_atari_env():
 
         def _human_frame(self) -> None:
             if self.render_mode == "human":
-                frames = self.env.frame_number - getattr(self, "_shown_frame", self.env.frame_number)
-                self._shown_frame = self.env.frame_number
+                frames = self.machine.frame_number - getattr(self, "_shown_frame", self.machine.frame_number)
+                self._shown_frame = self.machine.frame_number
                 self.ale._show(max(1, frames))
 
         def close(self) -> None:

@@ -140,7 +140,7 @@ class AleView:
 
     @property
     def _env(self) -> Env:
-        return self._owner.env
+        return self._owner.machine
 
     @staticmethod
     def _out(data: np.ndarray, out):
@@ -276,7 +276,7 @@ class ArcadeLabEnv(gymnasium.Env, EzPickle):
         self._screens_of: Env | None = None
         self.seed_game()
         self.load_game()
-        self._action_ids = self.env.legal_actions() if self._full else self.env.minimal_actions()
+        self._action_ids = self.machine.legal_actions() if self._full else self.machine.minimal_actions()
         self._action_set = list(self._action_ids)
         if continuous:
             self.action_space = spaces.Box(low=np.array([0.0, -np.pi, 0.0], np.float32),
@@ -286,7 +286,7 @@ class ArcadeLabEnv(gymnasium.Env, EzPickle):
         if obs_type == "ram":
             self.observation_space = spaces.Box(low=0, high=255, dtype=np.uint8, shape=(128,))
         else:
-            h = self.env.console.height
+            h = self.machine.console.height
             shape = (h, 160, 3) if obs_type == "rgb" else (h, 160)
             self.observation_space = spaces.Box(low=0, high=255, dtype=np.uint8, shape=shape)
         if sound_obs:
@@ -310,17 +310,17 @@ class ArcadeLabEnv(gymnasium.Env, EzPickle):
         """ALE's ``loadROM`` with this environment's settings, then its mode and difficulty."""
         seed = None if self._ale_seed == 0xFFFFFFFF else self._ale_seed
         self._sound = SoundObs() if self.sound_obs else None
-        self.env = make_env(self._game, sound_obs=self._sound, mode=self._mode, difficulty=self._difficulty,
+        self.machine = make_env(self._game, sound_obs=self._sound, mode=self._mode, difficulty=self._difficulty,
                             frameskip=1, repeat_action_probability=self._sticky,
                             max_num_frames_per_episode=self._max_frames, full_action_space=self._full,
                             seed=seed)
 
     def _bind_screens(self) -> None:
-        """The two frame buffers' screen windows and the colour tables of ``self.env``, looked up once per
+        """The two frame buffers' screen windows and the colour tables of ``self.machine``, looked up once per
         machine (subclasses load games their own way): every step makes an observation, and going through
         ``Env.screen_rgb`` each time costs several microseconds."""
-        self._screens_of = self.env
-        c = self.env.console
+        self._screens_of = self.machine
+        c = self.machine.console
         n = c.height * 160
         self._screens = (c.fb[0, :n], c.fb[1, :n])
         self._palette = c.palette()
@@ -330,15 +330,15 @@ class ArcadeLabEnv(gymnasium.Env, EzPickle):
     def _screen(self, rgb: bool, out: np.ndarray | None = None) -> np.ndarray:
         """The screen as RGB or grayscale (ALE's getScreenRGB / getScreenGrayscale), into ``out`` when given;
         ``out`` in any other form than a C-contiguous uint8 buffer goes through ``Env``, which handles it."""
-        if self._screens_of is not self.env:
+        if self._screens_of is not self.machine:
             self._bind_screens()
         shape = self._shapes[rgb]
         if out is None:
             out = np.empty(shape, np.uint8)
         elif not (out.dtype == np.uint8 and out.flags.c_contiguous and out.size == self._screens[0].size * (
                 3 if rgb else 1)):
-            return self.env.screen_rgb(out) if rgb else self.env.screen_grayscale(out)
-        src = self._screens[self.env._screen_buffer]
+            return self.machine.screen_rgb(out) if rgb else self.machine.screen_grayscale(out)
+        src = self._screens[self.machine._screen_buffer]
         if rgb:
             observe.rgb_into(src, self._palette, out.reshape(-1))
         else:
@@ -351,7 +351,7 @@ class ArcadeLabEnv(gymnasium.Env, EzPickle):
         if seed is not None:
             seeded_with = self.seed_game(seed)
             self.load_game()
-        self.env.reset()
+        self.machine.reset()
         info = self._get_info()
         if seeded_with is not None:
             info["seeds"] = seeded_with
@@ -380,16 +380,16 @@ class ArcadeLabEnv(gymnasium.Env, EzPickle):
             # ale-py steps one act per frame, and each act ends with its sound
             reward = 0.0
             for _ in range(frameskip):
-                reward += self.env.act_frames(a, 1, strength)
-                self._sound.act(self.env)
-        terminated = self.env.game_over(with_truncation=False)
-        truncated = self.env.game_truncated()
+                reward += self.machine.act_frames(a, 1, strength)
+                self._sound.act(self.machine)
+        terminated = self.machine.game_over(with_truncation=False)
+        truncated = self.machine.game_truncated()
         return self._get_obs(), reward, terminated, truncated, self._get_info()
 
     def _image_step(self, a: int, frames: int):
         """``step`` for discrete actions and image observations, without sound: the frames, the observation
         and what the step reports in one compiled call (``ale_core.gym_step``)."""
-        env = self.env
+        env = self.machine
         if self._screens_of is not env:
             self._bind_screens()
         c = env.console
@@ -406,11 +406,11 @@ class ArcadeLabEnv(gymnasium.Env, EzPickle):
     def _act(self, a: int, frames: int, strength: float) -> int:
         """``Env.act_frames`` without its checks (ours are done): a step's frames with the environment's
         own frame count (ALE's, one) put back after, so ALE-style ``ale.act`` calls stay one frame each."""
-        s = self.env.console.s
+        s = self.machine.console.s
         old = s[E_FRAMESKIP]
         s[E_FRAMESKIP] = frames
         try:
-            return self.env.act(a, strength)
+            return self.machine.act(a, strength)
         finally:
             s[E_FRAMESKIP] = old
 
@@ -432,7 +432,7 @@ class ArcadeLabEnv(gymnasium.Env, EzPickle):
 
     def _get_obs(self):
         if self._obs_type == "ram":
-            image = self.env.ram()
+            image = self.machine.ram()
         else:
             image = self._screen(self._obs_type == "rgb")
         if self._sound is not None:
@@ -440,8 +440,8 @@ class ArcadeLabEnv(gymnasium.Env, EzPickle):
         return image
 
     def _get_info(self) -> dict:
-        return {"lives": self.env.lives(), "episode_frame_number": self.env.episode_frame_number,
-                "frame_number": self.env.frame_number}
+        return {"lives": self.machine.lives(), "episode_frame_number": self.machine.episode_frame_number,
+                "frame_number": self.machine.frame_number}
 
     def get_action_meanings(self) -> list[str]:
         return [ACTION_MEANINGS[a] for a in self._action_ids]
@@ -455,28 +455,28 @@ class ArcadeLabEnv(gymnasium.Env, EzPickle):
 
     # ALE extras, as on AtariEnv
     def clone_state(self, include_rng: bool = False):
-        return self.env.clone_state(include_rng=include_rng)
+        return self.machine.clone_state(include_rng=include_rng)
 
     def restore_state(self, state) -> None:
         if self._sound is None:
-            self.env.restore_state(state)
-            self.env.audio_log = False  # a state taken with sound_obs would switch the log on
+            self.machine.restore_state(state)
+            self.machine.audio_log = False  # a state taken with sound_obs would switch the log on
         else:
-            self._sound.restore(self.env, state)
+            self._sound.restore(self.machine, state)
 
     @property
     def unwrapped_env(self) -> Env:
-        return self.env
+        return self.machine
 
     # -- copies: the constructor's arguments, then the machine, its RNG, screens and sound -----------
     def __getstate__(self) -> dict:
-        return {"kwargs": dict(self._ezpickle_kwargs), "env": self.env.standing(), "ale_seed": self._ale_seed,
+        return {"kwargs": dict(self._ezpickle_kwargs), "env": self.machine.standing(), "ale_seed": self._ale_seed,
                 "np_random": copy.deepcopy(self._np_random), "np_random_seed": self._np_random_seed,
                 "sound": copy.deepcopy(self._sound), "spec": self.spec}
 
     def __setstate__(self, state: dict) -> None:
         self.__init__(**state["kwargs"])
-        self.env.stand(state["env"])
+        self.machine.stand(state["env"])
         self._ale_seed = state["ale_seed"]
         self._np_random = state["np_random"]
         self._np_random_seed = state["np_random_seed"]

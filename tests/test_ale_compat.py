@@ -542,3 +542,19 @@ def test_the_engine_imports_neither_this_module_nor_pygame():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, r.stderr[-3000:]
     assert r.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("env_id", ["ALE/Breakout-v5", "ArcadeLab/Breakout-v5"])
+def test_unwrapping_by_env_attributes_stops_at_the_atari_env(env_id):
+    """``while hasattr(e, "env"): e = e.env`` (a common idiom) ends at the Atari environment, as with
+    ale-py, not inside it: the environment keeps its machine under another name."""
+    import arcade_lab.ale_compat  # noqa: F401  (registers the ALE/ ids on ours)
+
+    env = gym.wrappers.AtariPreprocessing(gym.make(env_id, frameskip=1), noop_max=0)
+    e = env
+    while hasattr(e, "env"):
+        e = e.env
+    assert e is env.unwrapped
+    env.reset(seed=0)
+    assert e.ale.lives() == 5 and e.get_action_meanings()[:2] == ["NOOP", "FIRE"]
+    env.close()

@@ -268,7 +268,7 @@ def test_observations_and_ale_screens_match_the_machine(obs_type):
 
     env = gym.make("ArcadeLab/Seaquest-v5", obs_type=obs_type, repeat_action_probability=0.0)
     obs, _ = env.reset(seed=3)
-    ale, machine = env.unwrapped.ale, env.unwrapped.env
+    ale, machine = env.unwrapped.ale, env.unwrapped.machine
     table = NTSC if obs_type == "rgb" else NTSC_GRAY
     stack = np.zeros((2, 210, 160), np.uint8)         # AtariPreprocessing's buffers: slices of one array
     strided = np.zeros((210, 160, 2), np.uint8)[:, :, 0]
