@@ -50,6 +50,11 @@ KEPT_ON_RESTORE = np.r_[E_LAST_ACT:E_LAST_ACT + 2, E_LAST_DELTA:E_LAST_DELTA + 2
 _FIRE_ONLY = [ale_core.FIRE if int(f) else ale_core.NOOP for f in ale_core.JOYSTICK_TABLE[:18, 4]]
 
 
+class UnavailableSetting(ValueError, RuntimeError):
+    """A mode or difficulty the game does not have. A ValueError, and a RuntimeError as ale-py raises
+    there, so that code written for either catches it."""
+
+
 class Env:
     """An ALE-equivalent environment for one ROM (by game id or path)."""
 
@@ -379,14 +384,15 @@ class Env:
     def set_mode(self, m: int) -> None:
         """Takes effect at the next ``reset()`` (ALE)."""
         if m not in self.available_modes():
-            raise ValueError(f"mode {m!r} is not available for {self.info.id} (modes: {self.available_modes()})")
+            raise UnavailableSetting(f"mode {m!r} is not available for {self.info.id} "
+                                     f"(modes: {self.available_modes()})")
         self.console.s[E_MODE] = int(m)
 
     def set_difficulty(self, d: int) -> None:
         """Takes effect on the next emulated frame (ALE)."""
         if d not in self.available_difficulties():
-            raise ValueError(f"difficulty {d!r} is not available for {self.info.id} "
-                             f"(difficulties: {self.available_difficulties()})")
+            raise UnavailableSetting(f"difficulty {d!r} is not available for {self.info.id} "
+                                     f"(difficulties: {self.available_difficulties()})")
         self.console.s[E_DIFF] = int(d)
 
     @property

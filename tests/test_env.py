@@ -145,6 +145,10 @@ def test_bad_options_are_refused_clearly():
         env.set_mode(7)
     with pytest.raises(ValueError, match="difficulty"):
         env.set_difficulty(9)
+    with pytest.raises(RuntimeError, match="mode 7 is not available"):   # ale-py's type too
+        env.set_mode(7)
+    with pytest.raises(RuntimeError, match="difficulty 9 is not available"):
+        env.set_difficulty(9)
     with pytest.raises(ValueError, match="action"):
         env.act(18)
 
