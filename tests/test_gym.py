@@ -166,8 +166,12 @@ def _ale_py_env(game, **kwargs):
 @requires_ale
 def test_keys_to_action_are_ale_pys_and_drive_gymnasium_play(monkeypatch):
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    import warnings
+
     import pygame
-    from gymnasium.utils.play import play
+    with warnings.catch_warnings():   # its import tries matplotlib's Tk backend, which a machine without
+        warnings.simplefilter("ignore")   # a display lacks, and warns (an error here when it comes first)
+        from gymnasium.utils.play import play
 
     env = gym.make("ArcadeLab/MsPacman-v5", render_mode="rgb_array")
     keys = env.unwrapped.get_keys_to_action()
