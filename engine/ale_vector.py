@@ -258,6 +258,9 @@ def _work(t, bounds, counters, jobs, kinds, S, rom, FB, R, NR, SNAP, RSNAP, DRAW
                 O[O_TRUNC, i] = trunc
             else:
                 _report(i, i, S, STACK, ST, P, O, OBS)
+                if same_step and (O[O_TERM, i] != 0 or O[O_TRUNC, i] != 0):
+                    # a life lost with life_loss_info and no reset: the final observation is this one
+                    linearize(STACK[i], ST[i, ST_HEAD], FINAL[i])
 
 
 @jit

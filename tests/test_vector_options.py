@@ -452,3 +452,23 @@ def test_copying_or_pickling_a_vector_env_says_why_it_cannot():
             with pytest.raises(TypeError, match="cannot be copied or pickled"):
                 attempt(env)
         env.close()
+
+
+def test_a_life_lost_under_same_step_autoreset_reports_its_own_observation_as_final():
+    """With ``life_loss_info`` (and no ``episodic_life``) a lost life ends nothing: the lane goes on, and
+    SameStep's ``final_obs`` for it is the observation it returns (ale-py leaves that row stale)."""
+    env = ArcadeLabVectorEnv("breakout", 2, autoreset_mode="SameStep", life_loss_info=True,
+                             repeat_action_probability=0.0, noop_max=0, num_threads=1)
+    try:
+        env.reset(seed=1)
+        lost = 0
+        for a in np.random.default_rng(0).integers(4, size=(1500, 2)):
+            obs, _, term, trunc, info = env.step(a)
+            for i in np.nonzero(term & (info["lives"] > 0))[0]:   # a life lost, the game not over
+                assert np.array_equal(info["final_obs"][i], obs[i])
+                lost += 1
+            if lost >= 2:
+                break
+        assert lost >= 2
+    finally:
+        env.close()
