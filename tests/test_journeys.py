@@ -797,6 +797,7 @@ def test_sessions_dock_keeps_expansion_and_selection_on_refresh(open_window, qtb
     qtbot.mouseClick(win.sessions.buttons["Refresh"], Qt.MouseButton.LeftButton)
     assert tree.topLevelItem(0).isExpanded()
     assert tree.currentItem() is not None and tree.currentItem().text(0).startswith("Episode 2")
+    assert tree.height() >= 1.8 * win.sessions.board.height()   # the episodes get the room, the board less
     shot(win.sessions, "sessions")
 
 

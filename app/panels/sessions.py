@@ -124,7 +124,7 @@ class SessionsPanel(QDockWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)  # the label takes what the figures leave
         for col in range(1, 5):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
-        lay.addWidget(self.tree)
+        lay.addWidget(self.tree, 2)   # the sessions and their episodes get most of the dock's height
         row = QHBoxLayout()
         self.buttons: dict[str, QPushButton] = {}
         for text, fn in (("Export…", self._export), ("Verify", self._verify), ("Replay", self._replay),
@@ -163,7 +163,7 @@ class SessionsPanel(QDockWidget):
         for col in range(6):
             board_header.setSectionResizeMode(col, QHeaderView.ResizeMode.Stretch if col < 3
                                               else QHeaderView.ResizeMode.ResizeToContents)
-        lay.addWidget(self.board)
+        lay.addWidget(self.board, 1)   # (a row per game and protocol: a few)
         self.setWidget(w)
 
     def show_result(self, text: str) -> None:
