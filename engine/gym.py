@@ -144,10 +144,11 @@ class AleView:
 
     @staticmethod
     def _out(data: np.ndarray, out):
+        """``data``, or None once written into the caller's ``out`` (as ale-py's getters do)."""
         if out is None:
             return data
         np.copyto(out.reshape(data.shape), data)
-        return out
+        return None
 
     def lives(self) -> int:
         return self._env.lives()
@@ -171,10 +172,12 @@ class AleView:
         return self._out(self._env.screen(), out)
 
     def getScreenRGB(self, out=None):  # noqa: N802
-        return self._owner._screen(True, out)
+        image = self._owner._screen(True, out)
+        return image if out is None else None
 
     def getScreenGrayscale(self, out=None):  # noqa: N802
-        return self._owner._screen(False, out)
+        image = self._owner._screen(False, out)
+        return image if out is None else None
 
     def getRAM(self, out=None):  # noqa: N802
         return self._out(self._env.ram(), out)

@@ -281,11 +281,13 @@ def test_observations_and_ale_screens_match_the_machine(obs_type):
         idx = machine.screen()
         assert np.array_equal(obs, table[idx]) and obs.flags.writeable
         buf = stack[t % 2]
-        assert ale.getScreenGrayscale(buf) is buf
+        assert ale.getScreenGrayscale(buf) is None      # written into the caller's buffer, as ale-py's
         assert np.array_equal(stack[t % 2], NTSC_GRAY[idx])
         ale.getScreenGrayscale(strided)                 # not contiguous: written all the same
         assert np.array_equal(strided, NTSC_GRAY[idx])
-        assert np.array_equal(ale.getScreenRGB(np.empty(210 * 160 * 3, np.uint8)).reshape(210, 160, 3), NTSC[idx])
+        rgb = np.empty(210 * 160 * 3, np.uint8)
+        assert ale.getScreenRGB(rgb) is None
+        assert np.array_equal(rgb.reshape(210, 160, 3), NTSC[idx])
     kept = obs.copy()
     env.step(0)
     assert np.array_equal(obs, kept)  # each step's observation is its own array
