@@ -77,9 +77,12 @@ class LibraryPanel(QDockWidget):
             hit = not t or t in info.title.lower() or t in info.id.lower() or t == info.md5
             item.setHidden(not hit)
 
+    def _shown(self) -> list[QListWidgetItem]:
+        """The rows the search leaves in sight, in order."""
+        return [self.list.item(i) for i in range(self.list.count()) if not self.list.item(i).isHidden()]
+
     def visible_infos(self) -> list:
-        return [self.list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.list.count())
-                if not self.list.item(i).isHidden()]
+        return [item.data(Qt.ItemDataRole.UserRole) for item in self._shown()]
 
     def show_current(self, md5: str) -> None:
         """Highlight the game being played (none when it came from a file outside the list)."""
@@ -98,7 +101,7 @@ class LibraryPanel(QDockWidget):
         return super().eventFilter(obj, event)
 
     def _step_match(self, step: int) -> None:
-        shown = [self.list.item(i) for i in range(self.list.count()) if not self.list.item(i).isHidden()]
+        shown = self._shown()
         if not shown:
             return
         cur = self.list.currentItem()
@@ -109,12 +112,11 @@ class LibraryPanel(QDockWidget):
     def _open_match(self) -> None:
         """Return in the search box plays the highlighted game where the filter shows it, else the first
         game it shows."""
+        shown = self._shown()
+        if not self.search.text().strip() or not shown:
+            return
         item = self.list.currentItem()
-        if item is None or item.isHidden() or not self.search.text().strip():
-            item = next((self.list.item(i) for i in range(self.list.count()) if not self.list.item(i).isHidden()),
-                        None)
-        if item is not None and self.search.text().strip():
-            self.game_chosen.emit(item.data(Qt.ItemDataRole.UserRole))
+        self.game_chosen.emit((item if item in shown else shown[0]).data(Qt.ItemDataRole.UserRole))
 
     def _activated(self, item: QListWidgetItem) -> None:
         self.game_chosen.emit(item.data(Qt.ItemDataRole.UserRole))
