@@ -257,11 +257,10 @@ class SessionsPanel(QDockWidget):
         top = QTreeWidgetItem([label, f"mean {mean}", "", "", _when(s["started_at"], "%d %b %H:%M")])
         top.setToolTip(0, label)
         top.setData(0, Qt.ItemDataRole.UserRole, ("session", s["id"]))
-        checked = [e for e in fin if e.verified is not None]
-        if checked:   # as the leaderboard counts them: verified of finished
-            top.setText(3, f"{sum(1 for e in checked if e.verified)}/{len(fin)}")
-            top.setToolTip(3, f"{sum(1 for e in checked if e.verified)} of {len(fin)} finished episodes replayed "
-                              "to the same score (Verify)")
+        if any(e.verified is not None for e in fin):   # as the leaderboard counts them: verified of finished
+            ok = sum(1 for e in fin if e.verified)
+            top.setText(3, f"{ok}/{len(fin)}")
+            top.setToolTip(3, f"{ok} of {len(fin)} finished episodes replayed to the same score (Verify)")
         for k, e in enumerate(eps, 1):
             mark = {True: "✔", False: "✘", None: ""}[e.verified]
             how = e.status if e.status != "finished" else e.ended_by.replace("_", " ")
