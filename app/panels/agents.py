@@ -567,7 +567,7 @@ class AgentsPanel(QDockWidget):
         self.takeover_btn.setEnabled(False)
         self.takeover_btn.setText("Take over (Tab)")
         fast = SPEED_CHOICES[self._speed_index][1]
-        if (fast is None or fast > 1.0) and not self.window._closing:
+        if fast is None or fast > 1.0:
             self.speed.setCurrentIndex(REAL_TIME)   # the agent's pace is no pace for a person playing on
         self.status.setText("no agent attached")
         self.lag.setText("")
