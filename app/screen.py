@@ -2,9 +2,10 @@
 
 Default pixel aspect is 2:1 (each of the 160 pixels twice as wide as tall) with integer scaling and
 letterboxing; "4:3 TV" stretches to a 4:3 picture. Presentation mode adds a large score box in a column
-beside the picture. Over the picture: "PAUSED" in the middle while paused, a banner at the bottom (``message``), a short-lived
-notice at the top (``flash``) and a small permanent line in the top-right corner (``corner``: the state
-slot, or a scored session's badge). Every text is wrapped and sized to fit the view, however small.
+beside the picture. Over the picture: "PAUSED" in the middle while paused, a banner at the bottom
+(``message``), a short-lived notice at the top (``flash``) and a small permanent line in the top-right
+corner (``corner``: the state slot, or a scored session's badge). Every text is wrapped and sized to fit the
+view, however small.
 """
 from __future__ import annotations
 
