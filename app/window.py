@@ -161,6 +161,18 @@ class MainWindow(QMainWindow):
         for w in (self.st_audio, self.st_pad):
             sb.addPermanentWidget(w)
         _set_brief(self.st_audio, self.audio.state)
+        sb.messageChanged.connect(self._make_room)
+
+    def _make_room(self, msg: str) -> None:
+        """A message longer than the room the permanent fields leave it (a file's path, an error) hides
+        them while it shows, and is the status bar's tooltip whole (a path can outrun any window)."""
+        sb = self.statusBar()
+        fields = (self.st_audio, self.st_pad)
+        beside = sb.width() - sum(w.sizeHint().width() + 12 for w in fields) - 16
+        wide = bool(msg) and sb.fontMetrics().horizontalAdvance(msg) > beside
+        for w in fields:
+            w.setVisible(not wide)
+        sb.setToolTip(msg)
 
     def _act(self, menu, text, slot, shortcut=None, checkable=False) -> QAction:
         a = QAction(text, self)

@@ -737,6 +737,31 @@ def message_shown_whole(win) -> bool:
     return bool(msg) and not win.st_game.isVisible() and sb.fontMetrics().horizontalAdvance(msg) < room
 
 
+def test_a_long_message_takes_the_whole_status_bar_and_gives_the_fields_back(open_window, qtbot, tmp_path,
+                                                                           monkeypatch):
+    """Ctrl+P names the screenshot's path: too long to share the bar with the sound and gamepad fields, it
+    takes the whole bar (and is the bar's tooltip whole), and the fields come back after it."""
+    win = open_window("pong")
+    win.resize(1000, win.height())
+    sb = win.statusBar()
+    fields = sum(w.sizeHint().width() for w in (win.st_audio, win.st_pad))
+    # a data folder whose name puts the message between the room beside the fields and the whole bar
+    base = f"Screenshot saved: {tmp_path}/screenshots/pong-20261207-000000-f1000.png/"
+    name = "d" * ((sb.width() - fields // 2 - sb.fontMetrics().horizontalAdvance(base))
+                  // sb.fontMetrics().horizontalAdvance("d"))
+    monkeypatch.setenv("ARCADE_LAB_DATA", str(tmp_path / name))
+    activate(win, qtbot)
+    qtbot.keyClick(focused() or win, Qt.Key.Key_P, CTRL)
+    qtbot.waitUntil(lambda: sb.currentMessage().startswith("Screenshot saved"), timeout=5000)
+    msg = sb.currentMessage()
+    assert str(tmp_path / name) in msg and Path(msg.split(": ", 1)[1]).is_file()
+    assert sb.fontMetrics().horizontalAdvance(msg) > sb.width() - fields  # it would not fit beside them
+    assert message_shown_whole(win) and not win.st_audio.isVisible() and not win.st_pad.isVisible()
+    assert sb.toolTip() == msg
+    qtbot.waitUntil(lambda: sb.currentMessage() == "", timeout=8000)  # its 5 s are up
+    assert win.st_audio.isVisible() and win.st_pad.isVisible() and sb.toolTip() == ""
+
+
 def test_open_rom_dialog_starts_in_the_folder_last_used(open_window, qtbot, tmp_path):
     folder = _rom_folder(tmp_path)
     win = open_window("pong")
