@@ -509,11 +509,15 @@ def test_f2_leaves_a_finished_replay_for_the_game(open_window, qtbot, tmp_path):
     qtbot.keyClick(focused(), Qt.Key.Key_Down)       # episode 2
     said = []
     win.statusBar().messageChanged.connect(said.append)
+    seek = win.sessions.seek_row
+    assert not seek.isVisible()                      # no replay: the lists have its height
     qtbot.mouseClick(win.sessions.buttons["Replay"], Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: "Replay finished" in win.statusBar().currentMessage(), timeout=30000)
     assert any(m.startswith(f"Replaying episode 2 of session #{sid} (human:ann") for m in said), said
     assert win.session.rec.id == 4
     replay = win.session
+    qtbot.waitUntil(lambda: seek.isVisible() and win.sessions.seek_label.text().startswith("replay "),
+                    timeout=5000)
     click_into(qtbot, win.view)
     qtbot.keyClick(focused(), Qt.Key.Key_F5)         # a replay is watched, not played: said so, as a replay
     qtbot.waitUntil(lambda: "while watching a replay" in win.view.notice, timeout=5000)
@@ -521,6 +525,7 @@ def test_f2_leaves_a_finished_replay_for_the_game(open_window, qtbot, tmp_path):
     qtbot.keyClick(focused(), Qt.Key.Key_F2)         # F2: the game itself, to play
     qtbot.waitUntil(lambda: win.session is not replay, timeout=10000)
     assert not hasattr(win.session, "rec") and win.session.info.id == "pong"
+    qtbot.waitUntil(lambda: not seek.isVisible(), timeout=5000)
     f = win.session.frame_number
     qtbot.waitUntil(lambda: win.session.frame_number > f + 10, timeout=10000)
     qtbot.keyPress(focused(), Qt.Key.Key_Left)

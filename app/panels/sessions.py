@@ -141,15 +141,19 @@ class SessionsPanel(QDockWidget):
         self.result.setWordWrap(True)
         self.result.hide()
         lay.addWidget(self.result)
-        # seek bar of the episode being replayed: follows the replay, dragging it jumps (exactly)
-        seek_row = QHBoxLayout()
-        self.seek_label = QLabel("replay –", w)
-        self.seek = QSlider(Qt.Orientation.Horizontal, w)
+        # seek bar of the episode being replayed: follows the replay, dragging it jumps (exactly); shown
+        # during a replay only, its height otherwise the lists' (the dock shares the column)
+        self.seek_row = QWidget(w)
+        seek_row = QHBoxLayout(self.seek_row)
+        seek_row.setContentsMargins(0, 0, 0, 0)
+        self.seek_label = QLabel("replay –", self.seek_row)
+        self.seek = QSlider(Qt.Orientation.Horizontal, self.seek_row)
         self.seek.setEnabled(False)
         self.seek.sliderReleased.connect(lambda: self.seek_requested.emit(self.seek.value()))
         seek_row.addWidget(self.seek_label)
         seek_row.addWidget(self.seek, 1)
-        lay.addLayout(seek_row)
+        self.seek_row.hide()
+        lay.addWidget(self.seek_row)
         self._replay_source = None   # callable returning the replay session or None
         self._seek_timer = QTimer(self)
         self._seek_timer.timeout.connect(self._follow_replay)
@@ -179,8 +183,9 @@ class SessionsPanel(QDockWidget):
         sess = self._replay_source() if self._replay_source else None
         is_replay = sess is not None and hasattr(sess, "seek") and hasattr(sess, "length")
         self.seek.setEnabled(is_replay)
+        if self.seek_row.isHidden() == is_replay:
+            self.seek_row.setVisible(is_replay)
         if not is_replay:
-            self.seek_label.setText("replay –")
             return
         self.seek.setMaximum(int(sess.length))
         if not self.seek.isSliderDown():
