@@ -649,7 +649,12 @@ def _make_atari_env():
             self.machine, self._sound = ale._env, ale._sound
 
         def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
+            try:
+                super().__init__(*args, **kwargs)
+            except TypeError as e:  # a wrong argument: named for the class asked for, as ale-py names it
+                if str(e).startswith("ArcadeLabEnv.__init__()"):
+                    raise TypeError("AtariEnv" + str(e)[len("ArcadeLabEnv"):]) from None
+                raise
             self._action_set = [Action(a) for a in self._action_ids]
 
         @staticmethod

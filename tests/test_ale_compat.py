@@ -558,3 +558,17 @@ def test_unwrapping_by_env_attributes_stops_at_the_atari_env(env_id):
     env.reset(seed=0)
     assert e.ale.lives() == 5 and e.get_action_meanings()[:2] == ["NOOP", "FIRE"]
     env.close()
+
+
+def test_a_wrong_keyword_is_named_for_atari_env_as_ale_py_names_it():
+    ale_py = pytest.importorskip("ale_py")
+    gym.register_envs(ale_py)
+    messages = []
+    for make in (lambda **kw: gym.make("ALE/Pong-v5", **kw), lambda **kw: compat.AtariEnv("pong", **kw)):
+        with pytest.raises(TypeError) as raised:
+            make(bogus=1)
+        messages.append(str(raised.value))
+    assert messages[0].startswith("AtariEnv.__init__() got an unexpected keyword argument 'bogus'"), messages
+    assert messages[1] == "AtariEnv.__init__() got an unexpected keyword argument 'bogus'"
+    with pytest.raises(TypeError, match=r"^AtariEnv.__init__\(\) got multiple values for argument 'game'"):
+        compat.AtariEnv("pong", game="breakout")
