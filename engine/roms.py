@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Iterable
 
 from . import carts
+from .folders import platform_folder
 
 ROM_SUFFIXES = (".bin", ".a26", ".rom", ".gz")
 MAX_ROM_BYTES = 512 * 1024
@@ -147,9 +148,7 @@ def ale_rom_dir() -> Path | None:
 
 
 def user_rom_dir() -> Path:
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("arcade-lab", appauthor=False)) / "roms"
+    return platform_folder() / "roms"
 
 
 def read_rom(path: str | os.PathLike) -> bytes:

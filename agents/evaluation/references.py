@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import csv
 import math
-import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Mapping, NamedTuple, Sequence
 
 import numpy as np
+
+from arcade_lab.engine.folders import data_folder
 
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 SHIPPED_FILE = RESOURCES / "published.toml"
@@ -205,15 +206,9 @@ def load_file(path) -> dict[str, Table]:
 
 
 def user_folder() -> Path:
-    """``references/`` in the data folder, beside the score database (the folder store.default_path uses;
-    not imported from there, since the store pulls in the emulator): tables found there are loaded
+    """``references/`` in the data folder, beside the score database: tables found there are loaded
     everywhere, the Scores dock included."""
-    env = os.environ.get("ARCADE_LAB_DATA")
-    if env:
-        return Path(env) / "references"
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("arcade-lab", appauthor=False)) / "references"
+    return data_folder() / "references"
 
 
 def load_all(extra: Iterable = (), folder: Path | None = None, user: bool = True) -> dict[str, Table]:

@@ -25,6 +25,7 @@ from typing import Iterable
 import numpy as np
 
 from arcade_lab.agents.base import EpisodeRecord
+from arcade_lab.engine.folders import data_folder
 
 SCHEMA_VERSION = 2
 DB_NAME = "arcade-lab.sqlite3"
@@ -121,12 +122,7 @@ class StoreError(RuntimeError):
 
 def default_path() -> Path:
     """``$ARCADE_LAB_DATA/arcade-lab.sqlite3`` when set (tests, portable installs), else the user data folder."""
-    env = os.environ.get("ARCADE_LAB_DATA")
-    if env:
-        return Path(env) / DB_NAME
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("arcade-lab", appauthor=False)) / DB_NAME
+    return data_folder() / DB_NAME
 
 
 def _blob(a, dtype) -> bytes | None:
