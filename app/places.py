@@ -6,9 +6,10 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings
 
-from arcade_lab.engine.folders import data_folder as data_dir, portable_folder  # noqa: F401 (data_dir: the app's name)
+from arcade_lab.engine.folders import data_folder, portable_folder
 
 ORG = "ArcadeLab"
+data_dir = data_folder  # scores and save states: the one data folder every layer uses
 
 
 def screenshot_dir() -> Path:
