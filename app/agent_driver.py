@@ -337,9 +337,9 @@ class AgentDriver:
     def _start_ahead(self, sess) -> None:
         """Begin the next decision's search from the state this decision's frames will lead to. It must end
         when that decision's frame is due: ``frames_per_action`` periods after this decision's."""
-        if not self._ahead_ok() or not self._agent_begun or sess.game_over:
+        w = self.worker  # read once, as in _ahead_result
+        if w is None or not self._ahead_ok() or not self._agent_begun or sess.game_over:
             return
-        w = self.worker
         period = 1.0 / (sess.frame_rate * w.speed)
         now = time.perf_counter()
         # as in _give_deadline: within the catch-up allowance the schedule holds, later it restarts from now
@@ -354,13 +354,14 @@ class AgentDriver:
         ah, self._ahead = self._ahead, None
         if ah is None:
             return None
-        if not (self._ahead_ok() and self._agent_begun):
+        w = self.worker  # read once: a Detach on the GUI thread may clear it while this decision runs
+        if w is None or not (self._ahead_ok() and self._agent_begun):
             ah.cancel()
             return None
         ah.finish()
         # steer the margin so that the search ends just before its decision frame is due (a frame the
         # worker plays late for other reasons is not the search's doing)
-        late = ah.ended - self.worker.frame_due + MARGIN_TARGET_S / 2
+        late = ah.ended - w.frame_due + MARGIN_TARGET_S / 2
         hi = 0.3 * self.frames_per_action / 60.0
         self.ahead_margin_s = min(hi, max(0.0005, self.ahead_margin_s + (0.5 if late > 0 else 0.1) * late))
         if ah.error is not None:

@@ -243,6 +243,7 @@ class EmulatorWorker(QThread):
                         hook(sess)
             except Exception as e:
                 self.paused = True
+                traceback.print_exc()  # whole, for a bug report; the window shows its first line
                 self.error.emit(f"emulation stopped: {type(e).__name__}: {e}\n{traceback.format_exc(limit=3)}")
                 continue
             self.frames_emulated += 1

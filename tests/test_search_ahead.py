@@ -173,3 +173,27 @@ def test_bfs_searches_ahead_too(tmp_path):
     assert d.search_ahead and d.decisions == 10 and d.ahead_used == 9 and d.ahead_missed == 0
     assert d.effort_per_decision > 0 and not d.errors
     d.uninstall()
+
+
+def test_a_detach_while_the_emulator_waits_for_the_search_ahead_leaves_play_going(tmp_path, monkeypatch):
+    """Detach (the GUI thread) while the emulator thread waits for the search ahead of its next decision:
+    that decision is dropped, and the frames after it play on the person's input without an error."""
+    from arcade_lab.app import search_ahead
+
+    sess, worker, d = _attached(tmp_path, keep_real_time=True)
+    worker.play(12)
+    finish = search_ahead.AheadSearch.finish
+    detached = []
+
+    def finish_while_detached(self):
+        if not detached:
+            gui = threading.Thread(target=d.uninstall)
+            gui.start()
+            gui.join()
+            detached.append(d.worker)
+        return finish(self)
+
+    monkeypatch.setattr(search_ahead.AheadSearch, "finish", finish_while_detached)
+    worker.play(12)
+    assert detached == [None] and d.worker is None and isinstance(worker.input, _Human)
+    assert d._ahead is None
