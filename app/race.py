@@ -363,6 +363,8 @@ def setup_race(window, open_race):
     """Ask for the race (RaceSetupDialog) and start it with ``open_race(left, right, **options)``. The
     main window's game is paused while the keyboard plays a race side (where its session allows)."""
     sess = window.session
+    if window.locked("agents", "race"):  # its consoles would take the keys while the scored episode ran on
+        return None
     dlg = RaceSetupDialog(sess.info.title if sess is not None else "Seaquest", window.slot, window)
     if not dlg.exec():
         return None

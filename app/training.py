@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
-                               QPushButton, QSpinBox, QVBoxLayout, QWidget)
+                               QMessageBox, QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
 from .panels.scroll import fixed, scrolled
 from .training_worker import train_main
@@ -123,11 +123,11 @@ class TrainingPanel(QDockWidget):
         lay.addLayout(form)
         row = QHBoxLayout()
         self.start_btn = QPushButton("Start")
-        self.start_btn.clicked.connect(lambda: self.start())
+        self.start_btn.clicked.connect(lambda: self._start_clicked())
         self.stop_btn = QPushButton("Stop")
         self.stop_btn.clicked.connect(self.stop)
         self.resume_btn = QPushButton("Resume")
-        self.resume_btn.clicked.connect(lambda: self.start(resume=True))
+        self.resume_btn.clicked.connect(lambda: self._start_clicked(resume=True))
         for b in (self.start_btn, self.stop_btn, self.resume_btn):
             row.addWidget(b)
         lay.addLayout(row)
@@ -174,6 +174,28 @@ class TrainingPanel(QDockWidget):
              "max_frames": self.max_frames.setValue, "samples": self.samples.setValue,
              "seed": self.seed.setValue}[k](v)
 
+    def _start_clicked(self, resume: bool = False) -> None:
+        """Start or Resume: not during a scored session (a second process would share the machine with
+        it); Start over weights this game and feature set already have only once the person says so."""
+        if self.window.locked("agents", "training"):
+            return
+        game = self._game()
+        if game and not resume:
+            old = self._weights_file(game, self.features.currentText())
+            if old.is_file() and QMessageBox.question(
+                    self, "Start training",
+                    f"{old.name} already holds trained weights. Start over and replace them?\n"
+                    "(Resume continues training them.)",
+                    QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                    QMessageBox.StandardButton.No) != QMessageBox.StandardButton.Yes:
+                return
+        self.start(resume=resume)
+
+    @staticmethod
+    def _weights_file(game: str, features: str) -> Path:
+        """Where a training of ``game`` with ``features`` keeps its weights."""
+        return weights_dir() / f"{Path(game).stem}-sarsa-{features}.npz"
+
     def start(self, resume: bool = False) -> bool:
         if self.proc is not None:
             return False
@@ -188,7 +210,7 @@ class TrainingPanel(QDockWidget):
         except OSError as e:
             self.status.setText(f"cannot write weights: {e}")
             return False
-        out = d / f"{Path(game).stem}-sarsa-{fs}.npz"
+        out = self._weights_file(game, fs)
         weights_in = None
         if resume:
             if self.weights_path is None or not self.weights_path.is_file():

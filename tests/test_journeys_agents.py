@@ -469,3 +469,48 @@ def test_closing_the_window_keeps_the_agent_episode_under_way(open_window, qtbot
         eps = [st.episode(e.id) for e in st.episodes(game="pong", status="abandoned")]
     assert [e.ended_by for e in eps] == ["detached"]
     assert eps[0].frames == len(eps[0].actions) > 30 and eps[0].start_state
+
+
+def test_a_scored_session_refuses_a_race_and_a_training(open_window, qtbot, tmp_path):
+    """A race's consoles would take the keys, and a training's process the machine, while the scored
+    episode ran on behind them: both are refused as the other locks are, and the episode goes on."""
+    win = open_window("pong", store=Store(tmp_path / "s.db"), gamepads=False)
+    activate(win, qtbot)
+    qtbot.waitUntil(lambda: win.agent_ui.agents.isVisible(), timeout=60000)
+    click_into(qtbot, win.view)
+    new_scored_session(win, qtbot, "ann", ATARI30S)
+    qtbot.waitUntil(lambda: getattr(win.session, "recording", False), timeout=30000)
+    setup = WhenModal(answer(Qt.Key.Key_Escape))   # (a race setup dialog, were one to open, is closed)
+    _choose(_menu(win, qtbot, "A&gents"), qtbot, "Race mode")
+    refused(win, qtbot, "race")
+    setup.stop()
+    assert not setup.seen and win.agent_ui.races == []
+    show_dock_tab(win, qtbot, "Training")
+    tp = win.agent_ui.training
+    for button, what in ((tp.start_btn, "training"), (tp.resume_btn, "training")):
+        if button.isEnabled():
+            click(qtbot, button)
+            refused(win, qtbot, what)
+    assert tp.proc is None
+    still_running(win, qtbot)
+
+
+def test_starting_a_training_over_trained_weights_asks_first(open_window, qtbot):
+    """Start where this game's weights exist: a question, No by default; No keeps them and starts
+    nothing."""
+    from arcade_lab.app.training import weights_dir
+
+    win = open_window("pong", gamepads=False)
+    activate(win, qtbot)
+    qtbot.waitUntil(lambda: win.agent_ui.agents.isVisible(), timeout=60000)
+    show_dock_tab(win, qtbot, "Training")
+    tp = win.agent_ui.training
+    weights = weights_dir() / f"pong-sarsa-{tp.features.currentText()}.npz"
+    weights.parent.mkdir(parents=True, exist_ok=True)
+    weights.write_bytes(b"179 episodes of training")
+    said = answer(Qt.Key.Key_Return)   # Return takes the default button
+    w = WhenModal(said)
+    click(qtbot, tp.start_btn)
+    w.stop()
+    assert weights.name in said.texts["text"] and "replace" in said.texts["text"]
+    assert tp.proc is None and weights.read_bytes() == b"179 episodes of training"
