@@ -1053,3 +1053,27 @@ def test_game_over_banner_fits_the_view_in_a_large_and_a_small_window(open_windo
         cols = _yellow_columns(win.view, banner.top())
         assert cols.sum() > 50 and not cols[:6].any() and not cols[-6:].any(), f"clipped at {size}"
     shot(win, "game-over")
+
+
+def test_deleting_a_save_state_asks_first_and_no_keeps_it(open_window, qtbot):
+    from test_journeys_agents import show_dock_tab
+
+    win = open_window("pong")
+    activate(win, qtbot)
+    click_into(qtbot, win.view)
+    qtbot.keyClick(focused(), Qt.Key.Key_F5)
+    qtbot.waitUntil(lambda: "Saved to slot 1" in win.view.notice, timeout=5000)
+    dock = win.snapshots
+    show_dock_tab(win, qtbot, "Save states")
+    qtbot.waitUntil(lambda: dock.list.count() == 1 and in_sight(dock.list.viewport()), timeout=5000)
+    item = dock.list.item(0)
+    qtbot.mouseClick(dock.list.viewport(), Qt.MouseButton.LeftButton, pos=dock.list.visualItemRect(item).center())
+    path = win.slots.path(win.session.info.md5, 1)
+    for key, kept in ((Qt.Key.Key_Return, True), (Qt.Key.Key_Y, False)):   # Return takes the default: No
+        said = answer(key)
+        w = WhenModal(said)
+        activate(win, qtbot)
+        qtbot.mouseClick(dock.buttons["Delete"], Qt.MouseButton.LeftButton)
+        w.stop()
+        assert "Slot 1" in said.texts["text"] and "Pong" in said.texts["text"]
+        assert path.exists() == kept and dock.list.count() == (1 if kept else 0)

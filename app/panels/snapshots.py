@@ -4,12 +4,14 @@ The file format and slot folders are :mod:`app.statefile` (Qt-free); this panel 
 A damaged file is listed as damaged (never loaded, never a crash)."""
 from __future__ import annotations
 
+import re
 import time
+from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QIcon, QImage, QPixmap
 from PySide6.QtWidgets import (QDockWidget, QFileDialog, QHBoxLayout, QInputDialog, QListWidget, QListWidgetItem,
-                               QPushButton, QVBoxLayout, QWidget)
+                               QMessageBox, QPushButton, QVBoxLayout, QWidget)
 
 from ..statefile import SUFFIX, Slots, StateFileError
 
@@ -89,15 +91,23 @@ class SnapshotsPanel(QDockWidget):
             self._try(lambda: self.slots.rename(self.md5, slot, text))
 
     def _delete(self) -> None:
+        """Delete the chosen state once the person says so (there is no undo)."""
         slot = self._current()
-        if slot is not None and self.md5:
+        if slot is None or not self.md5:
+            return
+        label = self.list.currentItem().text().split("\n")[0]
+        if QMessageBox.question(self, "Delete state", f"Delete {label} of {self.title}? It cannot be undone.",
+                                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                                QMessageBox.StandardButton.No) == QMessageBox.StandardButton.Yes:
             self._try(lambda: self.slots.delete(self.md5, slot))
 
     def _export(self) -> None:
         slot = self._current()
         if slot is None or not self.md5:
             return
-        path, _ = QFileDialog.getSaveFileName(self, "Export state", f"state-{slot}{SUFFIX}",
+        # named for its game, in the home folder (a bare name opened the dialog wherever the app started)
+        name = re.sub(r"[^\w]+", "-", self.title).strip("-").lower() or "state"
+        path, _ = QFileDialog.getSaveFileName(self, "Export state", str(Path.home() / f"{name}-slot-{slot}{SUFFIX}"),
                                               f"Save states (*{SUFFIX})")
         if path:
             self._try(lambda: self.slots.export(self.md5, slot, path))
