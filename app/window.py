@@ -187,6 +187,7 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         mb = self.menuBar()
         f = mb.addMenu("&File")
+        self._act(f, "Find a game", self.find_game, "Ctrl+F")
         self._act(f, "Open ROM…", self.library._open_file, "Ctrl+O")
         self._act(f, "Add ROM folder…", self.library._open_folder)
         self.recent_menu = f.addMenu("Recent games")
@@ -258,6 +259,13 @@ class MainWindow(QMainWindow):
         self._refresh_recent()
 
     # -- help ---------------------------------------------------------------------------------------------
+    def find_game(self) -> None:
+        """The Games dock's search, keys in it (shown first if closed): type, Up/Down, Return plays."""
+        self.library.show()
+        self.library.raise_()
+        self.library.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.library.search.selectAll()
+
     def keys_text(self) -> str:
         """The controls as the key map has them now, and every menu shortcut."""
         from .input import HELD, LABELS, TOGGLES

@@ -215,6 +215,23 @@ def test_the_library_highlights_the_game_played_and_return_in_the_search_plays_a
     assert focused() is win.view                         # and the keys play it at once
 
 
+def test_ctrl_f_finds_a_game_without_the_mouse_even_with_the_games_dock_closed(open_window, qtbot):
+    win = open_window("pong")
+    activate(win, qtbot)
+    click_into(qtbot, win.view)
+    _choose(_menu(win, qtbot, "&View"), qtbot, "Games")      # the Games dock closed
+    qtbot.waitUntil(lambda: not win.library.isVisible(), timeout=5000)
+    activate(win, qtbot)
+    qtbot.keyClick(focused() or win, Qt.Key.Key_F, CTRL)
+    qtbot.waitUntil(lambda: focused() is win.library.search, timeout=5000)
+    assert win.library.isVisible()
+    qtbot.keyClicks(focused(), "breakout")
+    qtbot.keyClick(focused(), Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: win.session.info.id == "breakout", timeout=30000)
+    assert focused() is win.view
+    assert "Find a game: Ctrl+F" in win.keys_text()
+
+
 def test_typing_a_player_name_into_the_new_session_dialog(open_window, qtbot, tmp_path):
     win = open_window("pong", store=Store(tmp_path / "s.db"))
     activate(win, qtbot)
