@@ -222,7 +222,12 @@ class RemapDialog(QDialog):
         self.keymap = keymap
         self.edits: dict[str, tuple[QKeySequenceEdit, QKeySequenceEdit]] = {}
         lay = QVBoxLayout(self)
-        lay.addWidget(QLabel("Click a field and press a key. Each control takes up to two keys."))
+        lay.addWidget(QLabel("Click a field and press a key. Each control takes up to two keys.\n"
+                             "Delete empties a field; Esc cancels."))
+        # the window's own single-key shortcuts (P pauses, F5 saves…): a control given one would do both
+        self.reserved = {a.shortcut().toString(): a.text().replace("&", "").rstrip("…")
+                         for a in (parent.actions() if parent is not None else ())
+                         if not a.shortcut().isEmpty()}
         form = QFormLayout()
         for control in HELD + TOGGLES:
             names = keymap.mapping.get(control, [])
@@ -230,6 +235,9 @@ class RemapDialog(QDialog):
             for e in (e1, e2):
                 if hasattr(e, "setMaximumSequenceLength"):
                     e.setMaximumSequenceLength(1)
+                if hasattr(e, "setClearButtonEnabled"):
+                    e.setClearButtonEnabled(True)
+                e.installEventFilter(self)
             if names:
                 e1.setKeySequence(QKeySequence.fromString(names[0]))
             if len(names) > 1:
@@ -251,14 +259,28 @@ class RemapDialog(QDialog):
         lay.addWidget(buttons)
 
     def clash(self) -> str:
-        """What is wrong with the keys as set: a key given to two controls (the first would take it)."""
+        """What is wrong with the keys as set: a key given to two controls (the first would take it), or one
+        the window's menus use."""
         seen: dict[str, str] = {}
         for control, names in self.result_mapping().items():
             for n in names:
                 if seen.get(n, control) != control:
                     return f"{n} is set for both “{LABELS[seen[n]]}” and “{LABELS[control]}”: change one of them."
+                if n in self.reserved:
+                    return f"{n} is the key of {self.reserved[n]}: give “{LABELS[control]}” another one."
                 seen[n] = control
         return ""
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt API)
+        """In a key field Esc cancels the dialog and Delete empties the field: neither is taken as a key."""
+        if event.type() == QEvent.Type.KeyPress and isinstance(obj, QKeySequenceEdit):
+            if event.key() == Qt.Key.Key_Escape:
+                self.reject()
+                return True
+            if event.key() == Qt.Key.Key_Delete:
+                obj.clear()
+                return True
+        return False
 
     def _show_clash(self, *_) -> None:
         self.warning.setText(self.clash())

@@ -401,6 +401,56 @@ def test_remap_dialog_captures_left_and_a(open_window, qtbot):
     assert win.input.keymap.control_for(int(Qt.Key.Key_Left)) == "left"
 
 
+def _open_remap(win, qtbot, act) -> None:
+    w = WhenModal(act)
+    activate(win, qtbot)
+    qtbot.keyClick(focused() or win, Qt.Key.Key_I, Qt.KeyboardModifier.AltModifier)  # Input menu
+    qtbot.waitUntil(lambda: QApplication.activePopupWidget() is not None, timeout=5000)
+    menu = QApplication.activePopupWidget()
+    qtbot.keyClick(menu, Qt.Key.Key_Down)
+    qtbot.keyClick(menu, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: bool(w.seen), timeout=5000)
+    w.stop()
+
+
+def test_remap_keys_esc_cancels_delete_empties_and_the_windows_keys_are_refused(open_window, qtbot):
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    win = open_window("pong")
+    seen = {}
+
+    def press_esc(dlg):   # the first field has the keys as the dialog opens
+        seen["clash"] = dlg.clash()
+        QTest.keyClick(focused(), Qt.Key.Key_Escape)
+        seen["open"] = dlg.isVisible()
+        if dlg.isVisible():
+            dlg.reject()   # (so that a failure fails, not hangs)
+
+    _open_remap(win, qtbot, press_esc)
+    assert seen == {"clash": "", "open": False}             # the default keys clash with nothing
+    assert win.input.keymap.mapping["up"] == ["Up", "W"]
+
+    def give_p(dlg):
+        e1, e2 = dlg.edits["fire"]
+        QTest.mouseClick(e2, Qt.MouseButton.LeftButton)
+        QTest.keyClick(focused(), Qt.Key.Key_P)
+        seen["warning"] = dlg.warning.text()
+        QTest.mouseClick(dlg.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok),
+                         Qt.MouseButton.LeftButton)
+        seen["open"] = dlg.isVisible()
+        QTest.mouseClick(e2, Qt.MouseButton.LeftButton)
+        QTest.keyClick(focused(), Qt.Key.Key_Delete)
+        seen["emptied"] = e2.keySequence().isEmpty() and dlg.warning.text() == ""
+        QTest.keyClick(focused(), Qt.Key.Key_Escape)
+        if dlg.isVisible():
+            dlg.reject()
+
+    _open_remap(win, qtbot, give_p)
+    assert seen["warning"] == "P is the key of Pause: give “Fire button” another one." and seen["open"]
+    assert seen["emptied"] and win.input.keymap.mapping["fire"] == ["Space"]
+
+
 # -- b. one save slot -------------------------------------------------------------------------------------------
 def test_f5_saves_and_f7_loads_the_same_slot(open_window, qtbot):
     import numpy as np
