@@ -234,10 +234,14 @@ class Slots:
         return sorted(out, key=lambda e: e.slot)
 
     def free_slot(self, md5: str) -> int:
+        """The lowest empty slot (F5/F7 and Game ▸ State slot reach 0 to ``N_SLOTS`` - 1, no more)."""
         used = {e.slot for e in self.entries(md5)}
         n = 0
         while n in used:
             n += 1
+        if n >= N_SLOTS:
+            raise StateFileError(f"all {N_SLOTS} slots of this game hold states: delete one (Save states dock) "
+                                 "to make room")
         return n
 
     def rename(self, md5: str, slot: int, label: str) -> None:

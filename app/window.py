@@ -85,6 +85,7 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.snapshots)
         self.snapshots.load_requested.connect(self.load_state)
         self.snapshots.error.connect(self._on_error)
+        self.snapshots.done.connect(lambda msg: self.statusBar().showMessage(msg, 5000))
         self.sessions = SessionsPanel(self.store, self)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.sessions)
         self.sessions.export_requested.connect(self.export_session)

@@ -57,6 +57,20 @@ def test_rename_delete_export_import(pong, tmp_path):
     assert slots.load(md5, 0).label == "my run"
 
 
+def test_an_import_with_every_slot_taken_is_refused_not_put_out_of_reach(pong, tmp_path):
+    slots = Slots(tmp_path / "states")
+    md5 = pong.info.md5
+    st = statefile.from_session(pong)
+    for slot in range(statefile.N_SLOTS):
+        slots.save(md5, slot, st)
+    out = statefile.write(tmp_path / "one-more.a26s", st)
+    with pytest.raises(StateFileError, match=f"^all {statefile.N_SLOTS} slots of this game hold states"):
+        slots.import_file(out, md5)
+    assert [e.slot for e in slots.entries(md5)] == list(range(statefile.N_SLOTS))
+    slots.delete(md5, 3)
+    assert slots.import_file(out, md5) == (md5, 3)
+
+
 def test_refuses_state_of_another_rom(pong, tmp_path):
     slots = Slots(tmp_path / "states")
     st = statefile.from_session(pong)

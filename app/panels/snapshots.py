@@ -19,6 +19,7 @@ from ..statefile import SUFFIX, Slots, StateFileError
 class SnapshotsPanel(QDockWidget):
     load_requested = Signal(int)      # slot
     error = Signal(str)
+    done = Signal(str)                # what an action did, for the status bar
 
     def __init__(self, slots: Slots, parent=None):
         super().__init__("Save states", parent)
@@ -115,7 +116,10 @@ class SnapshotsPanel(QDockWidget):
     def _import(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Import state", "", f"Save states (*{SUFFIX});;All files (*)")
         if path:
-            self._try(lambda: self.slots.import_file(path, self.md5, self.title))
+            def imported():
+                slot = self.slots.import_file(path, self.md5, self.title)[1]
+                self.done.emit(f"Imported into slot {slot}")   # (over an earlier refusal's message)
+            self._try(imported)
 
     def _try(self, fn) -> None:
         try:
