@@ -10,6 +10,8 @@ from PySide6.QtCore import QEvent, QSettings, Qt, QThread, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QImage, QKeySequence
 from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox, QToolBar
 
+from arcade_lab.engine.roms import ROM_SUFFIXES
+
 from .audio import open_audio
 from .gamepad import Gamepads
 from .input import InputState, KeyFilter, KeyMap, RemapDialog
@@ -333,10 +335,19 @@ class MainWindow(QMainWindow):
             self._thumbs.start(QThread.Priority.LowPriority)
 
     def _add_folder(self, path: str) -> None:
+        """Add a folder of ROMs to the library, and say how many it brought (none: which files count)."""
         if path not in self.extra_paths:
             self.extra_paths.append(path)
             self.settings.setValue("library/folders", [p for p in self.extra_paths])
         self.refresh_library()
+        here = Path(path).resolve()
+        found = sum(1 for i in self.library.infos if i.path is not None and Path(i.path).resolve().parent == here)
+        if found:
+            self.statusBar().showMessage(f"{found} ROM{'s' if found > 1 else ''} from {here.name} in the Games list", 6000)
+        else:
+            suffixes = ", ".join(sorted(ROM_SUFFIXES))
+            self.statusBar().showMessage(f"No ROMs in {here} (the Games list takes files ending {suffixes}); "
+                                         "it is looked in again at every start", 10000)
 
     def _refresh_recent(self) -> None:
         self.recent_menu.clear()
@@ -967,11 +978,17 @@ class MainWindow(QMainWindow):
     def toggle_mute(self) -> None:
         self.audio.muted = self.mute_action.isChecked()
         self.settings.setValue("audio/muted", self.audio.muted)
+        self.statusBar().showMessage(("Muted" if self.audio.muted else "Sound on") + self._no_sound(), 3000)
 
     def change_volume(self, d: float) -> None:
         self.audio.volume = min(1.0, max(0.0, self.audio.volume + d))
         self.settings.setValue("audio/volume", self.audio.volume)
-        self.statusBar().showMessage(f"Volume {int(self.audio.volume * 100)}%", 1500)
+        self.statusBar().showMessage(f"Volume {int(self.audio.volume * 100)}%" + self._no_sound(), 3000)
+
+    def _no_sound(self) -> str:
+        """Why nothing is heard whatever the volume, where nothing can be: the setting is kept for later."""
+        state = self.audio.state
+        return f" (kept for later: {state})" if state.startswith("silent") else ""
 
     def remap_keys(self) -> None:
         dlg = RemapDialog(self.input.keymap, self)

@@ -834,6 +834,50 @@ def test_a_long_message_takes_the_whole_status_bar_and_gives_the_fields_back(ope
     assert win.st_audio.isVisible() and win.st_pad.isVisible() and sb.toolTip() == ""
 
 
+def add_folder(win, qtbot, path: Path) -> None:
+    """File ▸ Add ROM folder…, the path typed into the folder dialog and Enter."""
+    from PySide6.QtTest import QTest
+
+    def act(dlg):
+        QTest.keyClick(focused(), Qt.Key.Key_A, CTRL)
+        QTest.keyClicks(focused(), str(path))
+        QTest.keyClick(focused(), Qt.Key.Key_Return)
+
+    w = WhenModal(act)
+    _choose(_menu(win, qtbot, "&File"), qtbot, "Add ROM folder")
+    w.stop()
+    activate(win, qtbot)
+
+
+def test_adding_a_rom_folder_says_what_it_brought_and_an_empty_one_says_so(open_window, qtbot, tmp_path):
+    win = open_window("pong")
+    activate(win, qtbot)
+    empty = tmp_path / "nothing here"
+    empty.mkdir()
+    (empty / "notes.txt").write_text("no ROMs")
+    add_folder(win, qtbot, empty)
+    qtbot.waitUntil(lambda: win.statusBar().currentMessage().startswith("No ROMs in "), timeout=5000)
+    assert str(empty) in win.statusBar().currentMessage() and ".bin" in win.statusBar().currentMessage()
+    add_folder(win, qtbot, _rom_folder(tmp_path))
+    qtbot.waitUntil(lambda: "from my roms in the Games list" in win.statusBar().currentMessage(), timeout=5000)
+    assert win.statusBar().currentMessage().startswith("1 ROM from my roms")   # (broken.bin is no ROM)
+
+
+def test_mute_and_volume_keys_say_why_nothing_is_heard_without_a_sound_device(open_window, qtbot):
+    win = open_window("pong")               # (audio off: the silent stand-in, as without PortAudio)
+    activate(win, qtbot)
+    click_into(qtbot, win.view)
+    qtbot.keyClick(focused(), Qt.Key.Key_M)
+    qtbot.waitUntil(lambda: win.statusBar().currentMessage().startswith("Muted"), timeout=5000)
+    assert "(kept for later: silent (" in win.statusBar().currentMessage()
+    qtbot.keyClick(focused(), Qt.Key.Key_M)
+    qtbot.waitUntil(lambda: win.statusBar().currentMessage().startswith("Sound on (kept for later: silent ("),
+                    timeout=5000)
+    qtbot.keyClick(focused(), Qt.Key.Key_Minus)
+    qtbot.waitUntil(lambda: win.statusBar().currentMessage().startswith("Volume "), timeout=5000)
+    assert "(kept for later: silent (" in win.statusBar().currentMessage()
+
+
 def test_open_rom_dialog_starts_in_the_folder_last_used(open_window, qtbot, tmp_path):
     folder = _rom_folder(tmp_path)
     win = open_window("pong")
