@@ -377,7 +377,17 @@ def setup_race(window, open_race):
     except Exception as e:  # a game the agents cannot play, an empty slot: say so, keep the app
         window.statusBar().showMessage(f"Race mode: {e}", 8000)
         return None
-    if sess is not None and "pause" not in sess.locks and "human" in (spec.left, spec.right):
+    if (sess is not None and "pause" not in sess.locks and "human" in (spec.left, spec.right)
+            and not window.pause_action.isChecked()):
         window.pause_action.setChecked(True)
         window.worker.pause(True)
+        rw.closed.connect(lambda: _resume(window, sess))   # the keys come back to the game they left
     return rw
+
+
+def _resume(window, sess) -> None:
+    """After a race the keyboard played: the main window's game goes on where the race paused it, unless
+    the person has since paused, resumed or changed it themselves."""
+    if window.session is sess and window.pause_action.isChecked():
+        window.pause_action.setChecked(False)
+        window.worker.pause(False)

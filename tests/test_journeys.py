@@ -1107,6 +1107,32 @@ def test_race_setup_runs_the_chosen_agents_then_restarts_and_closes(open_window,
                                  and not t.daemon], timeout=10000)
 
 
+def test_a_race_the_keyboard_plays_pauses_the_game_and_closing_it_gives_the_game_back(open_window, qtbot):
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    win = open_window("pong")
+    activate(win, qtbot)
+    qtbot.waitUntil(lambda: any(a.text() == "A&gents" for a in win.menuBar().actions()), timeout=60000)
+
+    def setup(dlg):
+        _pick(qtbot, dlg.who["left"], "Human (keyboard)")
+        _pick(qtbot, dlg.who["right"], "Random")
+        qtbot.mouseClick(dlg.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok),
+                         Qt.MouseButton.LeftButton)
+
+    w = WhenModal(setup)
+    _choose(_menu(win, qtbot, "A&gents"), qtbot, "Race mode")
+    qtbot.waitUntil(lambda: _race_window() is not None, timeout=60000)
+    w.stop()
+    rw = _race_window()
+    assert win.pause_action.isChecked()              # the keys play the race, the game waits
+    qtbot.waitUntil(lambda: all(_frame_shown(s) > 30 for s in rw.sides), timeout=60000)
+    qtbot.mouseClick(rw.buttons["Close"], Qt.MouseButton.LeftButton)
+    assert not win.pause_action.isChecked()
+    frame = win.session.frame_number
+    qtbot.waitUntil(lambda: win.session.frame_number > frame + 30, timeout=10000)
+
+
 def test_verify_result_has_a_line_of_its_own_in_the_sessions_dock(open_window, qtbot, tmp_path):
     from PySide6.QtCore import QRect
     from PySide6.QtWidgets import QLabel
