@@ -10,7 +10,7 @@ from PySide6.QtCore import QEvent, QSettings, Qt, QThread, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QImage, QKeySequence
 from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox, QToolBar
 
-from arcade_lab.engine.roms import ROM_SUFFIXES
+from arcade_lab.engine.roms import ROM_SUFFIXES, RomError, rom_path
 
 from .audio import open_audio
 from .gamepad import Gamepads
@@ -43,6 +43,18 @@ def _set_brief(label: QLabel, state: str, extra: str = "") -> None:
     full = state + (f"; {extra}" if extra else "")
     if label.toolTip() != full:
         label.setToolTip(full)
+
+
+def _recent_key(sess, target) -> str:
+    """How Recent games and the next start name a game: by its id where ``target`` is the catalog's own ROM
+    for it (the library opens the file, the command line names the id: one entry either way), else by path."""
+    key = str(target)
+    try:
+        if Path(key).resolve() == rom_path(sess.info.id).resolve():
+            return sess.info.id
+    except (RomError, OSError):
+        pass
+    return key
 
 
 class MainWindow(QMainWindow):
@@ -376,7 +388,7 @@ class MainWindow(QMainWindow):
         if ask and not self.confirm_leave(f"Open {sess.info.title}{unknown}"):
             return False
         self.worker.set_session(sess)
-        self._remember(str(target))
+        self._remember(_recent_key(sess, target))
         if unknown:
             self.statusBar().showMessage(f"{sess.info.title}: no game rules, so no score and no game over "
                                          "(is it an Atari 2600 ROM?)", 8000)

@@ -232,6 +232,20 @@ def test_ctrl_f_finds_a_game_without_the_mouse_even_with_the_games_dock_closed(o
     assert "Find a game: Ctrl+F" in win.keys_text()
 
 
+def test_a_game_opened_from_the_library_and_by_name_is_one_recent_game(open_window, qtbot):
+    win = open_window("pong")                       # by name, as the command line and the first start do
+    activate(win, qtbot)
+    qtbot.keyClick(focused() or win, Qt.Key.Key_F, CTRL)
+    qtbot.keyClicks(focused(), "breakout")
+    qtbot.keyClick(focused(), Qt.Key.Key_Return)    # the library opens the catalog's file
+    qtbot.waitUntil(lambda: win.session.info.id == "breakout", timeout=30000)
+    qtbot.keyClick(focused() or win, Qt.Key.Key_F, CTRL)
+    qtbot.keyClicks(focused(), "pong")
+    qtbot.keyClick(focused(), Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: win.session.info.id == "pong", timeout=30000)
+    assert [a.text() for a in win.recent_menu.actions()] == ["pong", "breakout"]
+
+
 def test_typing_a_player_name_into_the_new_session_dialog(open_window, qtbot, tmp_path):
     win = open_window("pong", store=Store(tmp_path / "s.db"))
     activate(win, qtbot)
