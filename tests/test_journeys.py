@@ -823,21 +823,30 @@ def message_shown_whole(win) -> bool:
     return bool(msg) and not win.st_game.isVisible() and sb.fontMetrics().horizontalAdvance(msg) < room
 
 
+@pytest.mark.parametrize("gamepads", [True, False])
 def test_a_long_message_takes_the_whole_status_bar_and_gives_the_fields_back(open_window, qtbot, tmp_path,
-                                                                           monkeypatch):
+                                                                           monkeypatch, gamepads):
     """Ctrl+P names the screenshot's path: too long to share the bar with the sound and gamepad fields, it
     takes the whole bar (and is the bar's tooltip whole), and the fields come back after it."""
-    win = open_window("pong")
+    import time
+
+    win = open_window("pong", gamepads=gamepads)     # (without gamepads the fields are narrow: one word)
     win.resize(1000, win.height())
+    activate(win, qtbot)
+    click_into(qtbot, win.view)
+    qtbot.keyClick(focused(), Qt.Key.Key_P)            # paused: the frame number in the file name stays
+    qtbot.waitUntil(lambda: win.view.pause_label == "PAUSED", timeout=5000)
+    qtbot.wait(200)
     sb = win.statusBar()
     fields = sum(w.sizeHint().width() for w in (win.st_audio, win.st_pad))
-    # a data folder whose name puts the message between the room beside the fields and the whole bar
-    base = f"Screenshot saved: {tmp_path}/screenshots/pong-20261207-000000-f1000.png/"
-    name = "d" * ((sb.width() - fields // 2 - sb.fontMetrics().horizontalAdvance(base))
-                  // sb.fontMetrics().horizontalAdvance("d"))
+    assert fields > 20, "no permanent fields to make room from"
+    # a data folder whose name puts the message midway between the room beside the fields and the whole bar
+    fm = sb.fontMetrics()
+    base = (f"Screenshot saved: {tmp_path}//screenshots/pong-{time.strftime('%Y%m%d-%H%M%S')}"
+            f"-f{win.session.frame_number}.png")
+    name = "d" * ((sb.width() - fields // 2 - fm.horizontalAdvance(base)) // fm.horizontalAdvance("d"))
     monkeypatch.setenv("ARCADE_LAB_DATA", str(tmp_path / name))
-    activate(win, qtbot)
-    qtbot.keyClick(focused() or win, Qt.Key.Key_P, CTRL)
+    qtbot.keyClick(focused(), Qt.Key.Key_P, CTRL)
     qtbot.waitUntil(lambda: sb.currentMessage().startswith("Screenshot saved"), timeout=5000)
     msg = sb.currentMessage()
     assert str(tmp_path / name) in msg and Path(msg.split(": ", 1)[1]).is_file()
