@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from arcade_lab.agents.evaluation.store import Store  # noqa: E402
 
-from test_journeys import (WhenModal, _choose, _menu, _pick, _race_window, activate, answer, click_into,  # noqa: E402
+from test_journeys import (WhenModal, _pick, _race_window, _start_race, activate, answer, click_into,  # noqa: E402
                            focused, into_sight, new_session)
 
 CTRL = Qt.KeyboardModifier.ControlModifier
@@ -152,10 +152,7 @@ def test_race_planner_keeps_real_time_and_shows_its_search(agents_window, qtbot)
         qtbot.mouseClick(dlg.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok),
                          Qt.MouseButton.LeftButton)
 
-    w = WhenModal(setup)
-    _choose(_menu(win, qtbot, "A&gents"), qtbot, "Race mode")
-    qtbot.waitUntil(lambda: _race_window() is not None, timeout=60000)
-    w.stop()
+    _start_race(win, qtbot, setup)
     assert seen == {"keep": True}
     rw = _race_window()
     uct = rw.sides[1]

@@ -377,6 +377,19 @@ def test_shortcuts_work_again_once_a_dialog_is_answered_with_the_keyboard(open_w
     qtbot.waitUntil(lambda: win.view.pause_label == "PAUSED", timeout=5000)
 
 
+def _open_remap(win, qtbot, act) -> None:
+    """Input ▸ Remap keys… by the keyboard (Alt+I, Down, Return), ``act(dialog)`` once it is up."""
+    w = WhenModal(act)
+    activate(win, qtbot)
+    qtbot.keyClick(focused() or win, Qt.Key.Key_I, Qt.KeyboardModifier.AltModifier)  # Input menu
+    qtbot.waitUntil(lambda: QApplication.activePopupWidget() is not None, timeout=5000)
+    menu = QApplication.activePopupWidget()
+    qtbot.keyClick(menu, Qt.Key.Key_Down)
+    qtbot.keyClick(menu, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: bool(w.seen), timeout=5000)
+    w.stop()
+
+
 def test_remap_dialog_captures_left_and_a(open_window, qtbot):
     from PySide6.QtTest import QTest
 
@@ -401,30 +414,11 @@ def test_remap_dialog_captures_left_and_a(open_window, qtbot):
         captured["labels"] = [lb.text() for lb in dlg.findChildren(QLabel)]
         QTest.keyClick(dlg, Qt.Key.Key_Escape)   # cancel: the default keys stay
 
-    w = WhenModal(remap)
-    qtbot.keyClick(focused() or win, Qt.Key.Key_I, Qt.KeyboardModifier.AltModifier)  # Input menu
-    qtbot.waitUntil(lambda: QApplication.activePopupWidget() is not None, timeout=5000)
-    menu = QApplication.activePopupWidget()
-    qtbot.keyClick(menu, Qt.Key.Key_Down)
-    qtbot.keyClick(menu, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: bool(w.seen), timeout=5000)
-    w.stop()
+    _open_remap(win, qtbot, remap)
     assert captured["fire"] == ("Left", "A")
     assert captured["warning"].startswith("Left is set for both") and captured["open_after_ok"]
     assert "Colour / black && white" in captured["labels"]   # shown as "&", not as a mnemonic underline
     assert win.input.keymap.control_for(int(Qt.Key.Key_Left)) == "left"
-
-
-def _open_remap(win, qtbot, act) -> None:
-    w = WhenModal(act)
-    activate(win, qtbot)
-    qtbot.keyClick(focused() or win, Qt.Key.Key_I, Qt.KeyboardModifier.AltModifier)  # Input menu
-    qtbot.waitUntil(lambda: QApplication.activePopupWidget() is not None, timeout=5000)
-    menu = QApplication.activePopupWidget()
-    qtbot.keyClick(menu, Qt.Key.Key_Down)
-    qtbot.keyClick(menu, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: bool(w.seen), timeout=5000)
-    w.stop()
 
 
 def test_remap_keys_esc_cancels_delete_empties_and_the_windows_keys_are_refused(open_window, qtbot):
@@ -1068,6 +1062,14 @@ def _race_window():
                  if w.isVisible() and w.windowTitle().startswith("Race —") and hasattr(w, "sides")), None)
 
 
+def _start_race(win, qtbot, setup) -> None:
+    """Agents ▸ Race mode…, the setup dialog answered by ``setup(dialog)``; returns once the race shows."""
+    w = WhenModal(setup)
+    _choose(_menu(win, qtbot, "A&gents"), qtbot, "Race mode")
+    qtbot.waitUntil(lambda: _race_window() is not None, timeout=60000)
+    w.stop()
+
+
 def _frame_shown(side) -> int:
     import re
 
@@ -1099,10 +1101,7 @@ def test_race_setup_runs_the_chosen_agents_then_restarts_and_closes(open_window,
         qtbot.mouseClick(dlg.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok),
                          Qt.MouseButton.LeftButton)
 
-    w = WhenModal(setup)
-    _choose(_menu(win, qtbot, "A&gents"), qtbot, "Race mode")
-    qtbot.waitUntil(lambda: _race_window() is not None, timeout=60000)
-    w.stop()
+    _start_race(win, qtbot, setup)
     assert seen == {"keep": False}
     rw = _race_window()
     left, right = rw.sides
@@ -1143,10 +1142,7 @@ def test_a_race_the_keyboard_plays_pauses_the_game_and_closing_it_gives_the_game
         qtbot.mouseClick(dlg.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok),
                          Qt.MouseButton.LeftButton)
 
-    w = WhenModal(setup)
-    _choose(_menu(win, qtbot, "A&gents"), qtbot, "Race mode")
-    qtbot.waitUntil(lambda: _race_window() is not None, timeout=60000)
-    w.stop()
+    _start_race(win, qtbot, setup)
     rw = _race_window()
     assert win.pause_action.isChecked()              # the keys play the race, the game waits
     qtbot.waitUntil(lambda: all(_frame_shown(s) > 30 for s in rw.sides), timeout=60000)
